@@ -1,0 +1,31 @@
+.DEFAULT_GOAL := help
+PYTHON ?= python3
+
+.PHONY: help dev lint test test-rust test-python bench
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+dev: ## install the package in editable mode with the test tools
+	$(PYTHON) -m pip install -e ".[test]"
+
+lint: ## rustfmt, clippy -D warnings, ruff, mypy
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --features python -- -D warnings
+	$(PYTHON) -m ruff check python tests benches
+	$(PYTHON) -m mypy
+
+test: dev test-rust test-python ## install, then run every test (Rust and Python)
+
+test-rust: ## cargo tests (no Python needed)
+	cargo test --release
+
+test-python: ## pytest (needs `make dev` first)
+	MPLBACKEND=Agg $(PYTHON) -m pytest -q
+
+bench: ## search and perft benchmarks; see BENCHMARKS.md
+	cargo bench --bench search_bench
+	cargo bench --bench perft_vs_shakmaty
+	$(PYTHON) benches/compare_python.py
+	$(PYTHON) benches/compare_stockfish.py

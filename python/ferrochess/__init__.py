@@ -1,0 +1,40 @@
+"""ferrochess: a chess engine with a Rust core, shaped like python-chess.
+
+>>> import chess, chess.engine, ferrochess
+>>> ferrochess.select_move(chess.Board(), depth=3)  # doctest: +SKIP
+'e2e4'
+>>> with ferrochess.Engine() as engine:  # doctest: +SKIP
+...     result = engine.play(chess.Board(), chess.engine.Limit(depth=6))
+
+Positions are a :class:`chess.Board` (with its history) or a FEN string; limits are
+:class:`chess.engine.Limit`; results are python-chess objects. Bad input raises a
+:class:`ValueError` subclass from :mod:`ferrochess.exceptions` whose message quotes the input.
+"""
+
+from __future__ import annotations
+
+from ferrochess._core import BENCH_DEPTH, MAX_DEPTH, MAX_HASH_MB, __version__
+from ferrochess.engine import Engine, bench, perft, select_move
+from ferrochess.exceptions import (
+    EngineError,
+    FerrochessError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidLimitError,
+)
+
+__all__ = [
+    "BENCH_DEPTH",
+    "MAX_DEPTH",
+    "MAX_HASH_MB",
+    "Engine",
+    "EngineError",
+    "FerrochessError",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidLimitError",
+    "__version__",
+    "bench",
+    "perft",
+    "select_move",
+]

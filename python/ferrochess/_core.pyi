@@ -1,0 +1,171 @@
+"""The Rust extension module behind ferrochess (hand-written stub, checked by mypy.stubtest).
+
+Every function takes positions as a FEN plus the UCI moves played from it, so the core sees the game
+history and can detect repetitions. Long computations release the GIL. Errors are the classes of
+:mod:`ferrochess.exceptions`: bad input raises a ``ValueError`` subclass quoting the input.
+Prefer the python-chess-shaped wrappers in :mod:`ferrochess`; this module is their foundation.
+"""
+
+from collections.abc import Callable, Sequence
+from typing import TypedDict, final
+
+__all__ = [
+    "__version__",
+    "MAX_DEPTH",
+    "MAX_HASH_MB",
+    "BENCH_DEPTH",
+    "Engine",
+    "select_move",
+    "perft",
+    "bench",
+    "legal_moves",
+]
+
+__version__: str
+"""The version of the ferrochess crate this module was built from."""
+
+MAX_DEPTH: int
+"""The deepest search or perft depth accepted, in plies (64)."""
+
+MAX_HASH_MB: int
+"""The largest transposition table accepted, in mebibytes (65536)."""
+
+BENCH_DEPTH: int
+"""The search depth :func:`bench` uses when none is given."""
+
+class _Line(TypedDict):
+    """One principal variation of a search result."""
+
+    multipv: int
+    """Rank of this line, 1 for the best."""
+    score_cp: int | None
+    """Centipawns from the side to move's point of view, or None when the score is a mate."""
+    score_mate: int | None
+    """Moves to mate: > 0 the side to move mates, < 0 it is mated; None for a centipawn score."""
+    pv: list[str]
+    """The principal variation in UCI notation, starting with this line's first move."""
+
+class _SearchInfo(TypedDict):
+    """A search result, also passed to the callback after every completed iteration."""
+
+    move: str | None
+    """Best move in UCI (castling as e1g1), None when the side to move has no legal move."""
+    ponder: str | None
+    """Expected reply (second move of the best line), or None."""
+    depth: int
+    """Deepest completed iteration, in plies (0 when there is no legal move)."""
+    seldepth: int
+    """Deepest ply reached, quiescence included."""
+    nodes: int
+    """Nodes searched."""
+    time: float
+    """Seconds spent."""
+    nps: int
+    """Nodes per second."""
+    hashfull: int
+    """Transposition table usage in permille."""
+    tbhits: int
+    """Tablebase hits (always 0 for now)."""
+    lines: list[_Line]
+    """Principal variations, best first; empty when there is no legal move."""
+
+class _BenchResult(TypedDict):
+    """The signature of a :func:`bench` run."""
+
+    positions: int
+    """Number of bench positions searched."""
+    depth: int
+    """Search depth used for each position."""
+    nodes: int
+    """Total nodes over all positions: the bench signature."""
+    time: float
+    """Wall-clock seconds."""
+    nps: int
+    """Nodes per second."""
+
+def select_move(fen: str, depth: int, moves: Sequence[str] = ...) -> str | None:
+    """Return the best move after searching ``depth`` plies, or None when there is no legal move.
+
+    The position is ``fen`` followed by ``moves`` (UCI, default none), so repetitions in the
+    history count. The move is in UCI notation with castling as e1g1. Each call uses a fresh
+    16 MB transposition table and releases the GIL while it searches.
+
+    Raises InvalidFenError for a bad FEN, IllegalMoveError for a bad move in ``moves`` and
+    InvalidLimitError unless 1 <= depth <= MAX_DEPTH.
+    """
+
+def perft(fen: str, depth: int) -> int:
+    """Count the leaf nodes of the legal move tree of ``fen`` to ``depth`` plies (depth 0 gives 1).
+
+    Raises InvalidFenError for a bad FEN and InvalidLimitError unless 0 <= depth <= MAX_DEPTH.
+    """
+
+def bench(depth: int = ...) -> _BenchResult:
+    """Search the fixed bench positions to ``depth`` (default BENCH_DEPTH) with a fresh engine.
+
+    The total node count is deterministic for a given build of the search: it is the signature
+    quoted as ``Bench: N``. Raises InvalidLimitError for a depth outside 1..=MAX_DEPTH.
+    """
+
+def legal_moves(fen: str, moves: Sequence[str] = ...) -> list[str]:
+    """Return the legal moves (UCI, castling as e1g1) of ``fen`` after ``moves`` (default none).
+
+    Raises InvalidFenError for a bad FEN and IllegalMoveError for a bad move in ``moves``.
+    """
+
+@final
+class Engine:
+    """A searcher that keeps its transposition table and histories between searches.
+
+    One Engine may be shared between threads: concurrent calls are serialised by an internal lock
+    taken with the GIL released. :meth:`stop` may be called from any thread at any time.
+    """
+
+    def __new__(cls, hash_mb: int = 16, seed: int | None = None) -> Engine:
+        """Create an engine with a ``hash_mb`` mebibyte transposition table.
+
+        ``seed`` fixes any randomness (None: none used). Raises InvalidLimitError unless
+        1 <= hash_mb <= MAX_HASH_MB.
+        """
+
+    def search(
+        self,
+        fen: str,
+        moves: Sequence[str] = ...,
+        *,
+        depth: int | None = None,
+        nodes: int | None = None,
+        time: float | None = None,
+        white_clock: float | None = None,
+        black_clock: float | None = None,
+        white_inc: float | None = None,
+        black_inc: float | None = None,
+        remaining_moves: int | None = None,
+        mate: int | None = None,
+        multipv: int = 1,
+        callback: Callable[[_SearchInfo], object] | None = None,
+    ) -> _SearchInfo:
+        """Search ``fen`` after ``moves`` (UCI, default none) within the limits; return the result.
+
+        Limits mirror chess.engine.Limit (times in seconds; ``time`` is a fixed move time); the
+        search ends at the first one reached, or when :meth:`stop` is called. ``multipv`` is the
+        number of best lines returned. ``callback`` gets the result so far after every completed
+        iteration (with the GIL held); an exception it raises stops the search and propagates.
+
+        Raises InvalidFenError, IllegalMoveError, and InvalidLimitError for an out-of-range value or
+        when no limit is given at all (the search would never end).
+        """
+
+    def stop(self) -> None:
+        """Make a running search return its best move so far; harmless when none is running."""
+
+    def new_game(self) -> None:
+        """Forget everything learnt: clear the transposition table and move-ordering histories."""
+
+    @property
+    def hash_mb(self) -> int:
+        """Size of the transposition table in mebibytes."""
+
+    @property
+    def seed(self) -> int | None:
+        """The seed given at construction, or None."""

@@ -1,0 +1,238 @@
+"""The python-chess-shaped face of the engine: :class:`Engine` and the one-shot functions.
+
+Positions are a :class:`chess.Board` (its move history is passed on, so repetitions count) or a FEN
+string; limits are :class:`chess.engine.Limit`; results are :class:`chess.engine.PlayResult` and
+:class:`chess.engine.InfoDict`, so code written for ``chess.engine.SimpleEngine`` carries over.
+All searching happens in the Rust core with the GIL released.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, overload
+
+import chess
+import chess.engine
+
+from ferrochess import _core
+from ferrochess.exceptions import EngineError
+from ferrochess.interop import (
+    BoardLike,
+    info_dicts,
+    limit_to_kwargs,
+    move_or_none,
+    to_history,
+    turn_of,
+)
+
+if TYPE_CHECKING:
+    from ferrochess._core import _BenchResult, _SearchInfo
+
+__all__ = ["Engine", "InfoCallback", "bench", "perft", "select_move"]
+
+InfoCallback = Callable[[chess.engine.InfoDict], object]
+"""A search callback: receives an InfoDict after each completed iteration; its result is ignored."""
+
+
+def select_move(board: BoardLike, depth: int) -> str | None:
+    """Return the best move for the side to move in UCI notation, or None when it has no legal move.
+
+    ``board`` is a :class:`chess.Board` (its history counts for repetitions; it is not modified) or
+    a FEN string. The search goes ``depth`` plies deep (1..MAX_DEPTH) with a fresh 16 MB table.
+    Castling is written king-to-destination (e1g1), as :meth:`chess.Move.from_uci` expects.
+
+    Raises InvalidFenError, IllegalMoveError (a bad move in the history), InvalidLimitError (depth
+    out of range) and TypeError (``board`` neither a Board nor a str).
+    """
+    root_fen, moves = to_history(board)
+    return _core.select_move(root_fen, depth, moves)
+
+
+def perft(board: BoardLike, depth: int) -> int:
+    """Return the number of leaf nodes of the legal move tree of ``board`` to ``depth`` plies.
+
+    Counts from the current position (the history does not change the count); depth 0 gives 1.
+    Raises InvalidFenError, InvalidLimitError (depth outside 0..MAX_DEPTH) and TypeError.
+    """
+    root_fen, _moves = to_history(board)
+    fen = board.fen() if isinstance(board, chess.Board) else root_fen
+    return _core.perft(fen, depth)
+
+
+def bench(depth: int | None = None) -> _BenchResult:
+    """Search the fixed bench positions and return their signature.
+
+    Returns ``{"positions", "depth", "nodes", "time", "nps"}``; ``nodes`` is deterministic for a
+    given search and is what a commit message quotes as ``Bench: N``. ``depth`` defaults to
+    BENCH_DEPTH. Raises InvalidLimitError for a depth out of range.
+    """
+    return _core.bench() if depth is None else _core.bench(depth)
+
+
+class Engine:
+    """A long-lived searcher with its own transposition table, shaped like python-chess engines.
+
+    ``Engine(hash_mb=16, seed=None)``: ``hash_mb`` is the table size in mebibytes
+    (1..MAX_HASH_MB, else InvalidLimitError); ``seed`` fixes any randomness. The table persists
+    between searches until :meth:`new_game`. One Engine may be used from several threads: searches
+    are serialised, and :meth:`stop` works from any thread. Use it as a context manager or call
+    :meth:`close` when done; a closed Engine raises EngineError.
+    """
+
+    def __init__(self, hash_mb: int = 16, seed: int | None = None) -> None:
+        self._core: _core.Engine | None = _core.Engine(hash_mb, seed)
+        self._hash_mb = self._core.hash_mb
+        self._seed = self._core.seed
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        state = " closed" if self._core is None else ""
+        return f"<ferrochess.Engine hash_mb={self._hash_mb} seed={self._seed}{state}>"
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def hash_mb(self) -> int:
+        """Size of the transposition table in mebibytes."""
+        return self._hash_mb
+
+    @property
+    def seed(self) -> int | None:
+        """The seed given at construction, or None."""
+        return self._seed
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` has been called."""
+        return self._core is None
+
+    def _engine(self) -> _core.Engine:
+        engine = self._core
+        if engine is None:
+            raise EngineError("the Engine is closed")
+        return engine
+
+    def _search(
+        self,
+        board: BoardLike,
+        limit: chess.engine.Limit,
+        multipv: int,
+        callback: InfoCallback | None,
+    ) -> tuple[_SearchInfo, chess.Color]:
+        root_fen, moves = to_history(board)
+        kwargs = limit_to_kwargs(limit)
+        engine = self._engine()
+        turn = board.turn if isinstance(board, chess.Board) else turn_of(root_fen, moves)
+        core_callback: Callable[[_SearchInfo], object] | None = None
+        if callback is not None:
+            user_callback = callback
+
+            def forward(result: _SearchInfo) -> None:
+                for info in info_dicts(result, turn):
+                    user_callback(info)
+
+            core_callback = forward
+        result = engine.search(root_fen, moves, multipv=multipv, callback=core_callback, **kwargs)
+        return result, turn
+
+    def play(
+        self,
+        board: BoardLike,
+        limit: chess.engine.Limit,
+        *,
+        callback: InfoCallback | None = None,
+    ) -> chess.engine.PlayResult:
+        """Search ``board`` within ``limit`` and return the move to play.
+
+        ``board`` is a :class:`chess.Board` (history counts, board unmodified) or a FEN string.
+        Any of the Limit's depth, nodes, time, clocks, increments, remaining_moves and mate may be
+        set; a Limit with none set raises InvalidLimitError. The result's ``move`` is None only when
+        the side to move has no legal move, ``ponder`` is the expected reply (or None), and
+        ``info`` is the InfoDict of the best line (see :meth:`analyse`). ``callback`` receives an
+        InfoDict after each completed iteration; an exception it raises stops the search and
+        propagates.
+        """
+        result, turn = self._search(board, limit, 1, callback)
+        return chess.engine.PlayResult(
+            move_or_none(result["move"]),
+            move_or_none(result["ponder"]),
+            info_dicts(result, turn)[0],
+        )
+
+    @overload
+    def analyse(
+        self,
+        board: BoardLike,
+        limit: chess.engine.Limit,
+        multipv: None = None,
+        *,
+        callback: InfoCallback | None = None,
+    ) -> chess.engine.InfoDict: ...
+
+    @overload
+    def analyse(
+        self,
+        board: BoardLike,
+        limit: chess.engine.Limit,
+        multipv: int,
+        *,
+        callback: InfoCallback | None = None,
+    ) -> list[chess.engine.InfoDict]: ...
+
+    def analyse(
+        self,
+        board: BoardLike,
+        limit: chess.engine.Limit,
+        multipv: int | None = None,
+        *,
+        callback: InfoCallback | None = None,
+    ) -> Any:
+        """Search ``board`` within ``limit`` and return what the engine thinks of it.
+
+        Returns an InfoDict when ``multipv`` is None, else a list of ``multipv`` InfoDicts (fewer
+        if there are fewer legal moves), best first, with distinct first moves: python-chess's
+        convention. Each InfoDict holds ``score`` (:class:`chess.engine.PovScore` of Cp or Mate,
+        from the side to move), ``pv`` (list of :class:`chess.Move`), ``multipv``, ``depth``,
+        ``seldepth``, ``nodes``, ``nps``, ``time`` (seconds), ``hashfull`` (permille), ``tbhits``
+        and ``source`` (``"search"``; later versions add ``"book"`` and ``"tablebase"``). With no
+        legal move there is a single InfoDict without score and pv (an empty list when
+        ``multipv`` is given). ``callback`` receives an
+        InfoDict per line after each completed iteration. multipv < 1 raises InvalidLimitError;
+        other errors as in :meth:`play`.
+        """
+        result, turn = self._search(board, limit, 1 if multipv is None else multipv, callback)
+        infos = info_dicts(result, turn)
+        if multipv is None:
+            return infos[0]
+        return infos if result["lines"] else []
+
+    def stop(self) -> None:
+        """Make a running search (in another thread) return its best move so far.
+
+        Harmless when no search is running or the Engine is closed.
+        """
+        engine = self._core
+        if engine is not None:
+            engine.stop()
+
+    def new_game(self) -> None:
+        """Clear the transposition table and histories, so earlier searches have no influence."""
+        self._engine().new_game()
+
+    def close(self) -> None:
+        """Stop any running search and release the transposition table; idempotent."""
+        with self._lock:
+            engine, self._core = self._core, None
+        if engine is not None:
+            engine.stop()

@@ -1,0 +1,52 @@
+"""The exceptions every ferrochess call may raise.
+
+The Rust core imports this module and raises these classes by name, so the whole library maps its
+errors in one place. Bad input (a FEN, a move, a limit) raises a :class:`ValueError` subclass whose
+message quotes the offending value; :class:`EngineError` means a bug inside ferrochess.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "EngineError",
+    "FerrochessError",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidLimitError",
+]
+
+
+class FerrochessError(Exception):
+    """Base class of every error raised by ferrochess; catch this to catch them all."""
+
+
+class InvalidFenError(FerrochessError, ValueError):
+    """A FEN could not be parsed or describes an impossible position.
+
+    Raised for a malformed FEN (wrong field count, bad piece placement, castling or en passant
+    field) and for positions that cannot occur (no king, two kings of one colour, the side not to
+    move in check, pawns on the first or last rank). The message quotes the FEN.
+    """
+
+
+class IllegalMoveError(FerrochessError, ValueError):
+    """A move in a game history is malformed or illegal in the position it is played from.
+
+    The message quotes the move and the FEN of the position it was tried in.
+    """
+
+
+class InvalidLimitError(FerrochessError, ValueError):
+    """A search limit or engine setting is out of range.
+
+    Covers depth, nodes, time and clock values, hash size and multipv, as well as a search with no
+    limit at all (which would never end). The message quotes the offending value.
+    """
+
+
+class EngineError(FerrochessError, RuntimeError):
+    """An internal failure of the engine (for example a caught Rust panic).
+
+    This should never happen; if it does, it is a bug in ferrochess, not in the caller's input.
+    Also raised when an :class:`~ferrochess.Engine` is used after :meth:`~ferrochess.Engine.close`.
+    """

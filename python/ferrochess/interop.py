@@ -1,0 +1,159 @@
+"""Translation between python-chess objects and the plain values the Rust core speaks.
+
+The core takes a position as a root FEN plus the UCI moves played from it (so repetitions in the
+game history count) and returns plain dicts; this module turns python-chess objects into the
+former and the latter into :class:`chess.Move`, :class:`chess.engine.PovScore` and
+:class:`chess.engine.InfoDict`. Nothing here validates chess: the core does that, in one place.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Union, cast
+
+import chess
+import chess.engine
+
+from ferrochess.exceptions import InvalidFenError, InvalidLimitError
+
+if TYPE_CHECKING:
+    from ferrochess._core import _Line, _SearchInfo
+
+__all__ = [
+    "BoardLike",
+    "LIMIT_FIELDS",
+    "info_dicts",
+    "limit_to_kwargs",
+    "move_or_none",
+    "pov_score",
+    "to_history",
+    "turn_of",
+]
+
+BoardLike = Union[chess.Board, str]
+"""What every public call accepts as a position: a :class:`chess.Board` or a FEN string."""
+
+LIMIT_FIELDS = (
+    "depth",
+    "nodes",
+    "time",
+    "white_clock",
+    "black_clock",
+    "white_inc",
+    "black_inc",
+    "remaining_moves",
+    "mate",
+)
+"""The :class:`chess.engine.Limit` fields the engine honours, by their keyword names."""
+
+
+def to_history(board: BoardLike) -> tuple[str, list[str]]:
+    """Return ``(root_fen, uci_moves)`` describing ``board`` with its whole move history.
+
+    A :class:`chess.Board` gives the FEN of its root position and the UCI of every move in its
+    move stack (unchecked: the core rejects illegal moves); a FEN string gives ``(fen, [])``.
+    The board is not modified. Anything else, including variant boards, raises :class:`TypeError`
+    naming the type; a Chess960 board raises :class:`~ferrochess.InvalidFenError`.
+    """
+    if isinstance(board, str):
+        return board, []
+    if isinstance(board, chess.Board):
+        if type(board).uci_variant != chess.Board.uci_variant:
+            raise TypeError(
+                f"expected a standard chess.Board or a FEN string, got "
+                f"{type(board).__module__}.{type(board).__qualname__} "
+                f"(variant {board.uci_variant!r})"
+            )
+        if board.chess960:
+            raise InvalidFenError(
+                f"Chess960 boards are not supported: {board.root().fen()!r} (chess960=True)"
+            )
+        return board.root().fen(), [move.uci() for move in board.move_stack]
+    raise TypeError(
+        f"expected a chess.Board or a FEN string, got {type(board).__module__}."
+        f"{type(board).__qualname__}: {board!r}"
+    )
+
+
+def turn_of(root_fen: str, moves: list[str]) -> chess.Color:
+    """Return the side to move after ``moves`` are played from ``root_fen``.
+
+    Only meaningful once the core has accepted the FEN and moves (it reads the side-to-move field).
+    """
+    fields = root_fen.split()
+    root_turn = len(fields) < 2 or fields[1] != "b"
+    return root_turn if len(moves) % 2 == 0 else not root_turn
+
+
+def limit_to_kwargs(limit: chess.engine.Limit) -> dict[str, Any]:
+    """Return the keyword arguments of ``Engine.search`` that ``limit`` sets (None fields omitted).
+
+    Raises :class:`TypeError` when ``limit`` is not a :class:`chess.engine.Limit` and
+    :class:`~ferrochess.InvalidLimitError` when it sets no limit at all, since such a search would
+    never end. Values are passed on unchanged; the core checks their ranges.
+    """
+    if not isinstance(limit, chess.engine.Limit):
+        raise TypeError(
+            f"expected a chess.engine.Limit, got {type(limit).__module__}."
+            f"{type(limit).__qualname__}: {limit!r}"
+        )
+    kwargs = {
+        name: getattr(limit, name) for name in LIMIT_FIELDS if getattr(limit, name) is not None
+    }
+    if not kwargs:
+        raise InvalidLimitError(
+            f"{limit!r} sets no limit (depth, nodes, time, clocks or mate); "
+            "the search would never end"
+        )
+    return kwargs
+
+
+def move_or_none(uci: str | None) -> chess.Move | None:
+    """Return ``chess.Move.from_uci(uci)``, or None for None."""
+    return None if uci is None else chess.Move.from_uci(uci)
+
+
+def pov_score(line: _Line, turn: chess.Color) -> chess.engine.PovScore:
+    """Return the line's score as a :class:`chess.engine.PovScore` from ``turn``'s point of view.
+
+    ``score_mate`` N becomes ``Mate(N)`` (positive: ``turn`` mates in N moves), otherwise
+    ``score_cp`` N becomes ``Cp(N)``.
+    """
+    mate = line["score_mate"]
+    if mate is not None:
+        return chess.engine.PovScore(chess.engine.Mate(mate), turn)
+    cp = line["score_cp"]
+    if cp is None:
+        raise ValueError(f"core returned a line with neither score_cp nor score_mate: {line!r}")
+    return chess.engine.PovScore(chess.engine.Cp(cp), turn)
+
+
+def info_dicts(result: _SearchInfo, turn: chess.Color) -> list[chess.engine.InfoDict]:
+    """Convert a core search result into one :class:`chess.engine.InfoDict` per line, best first.
+
+    Each holds ``score`` (PovScore), ``pv`` (list of chess.Move), ``multipv``, ``depth``,
+    ``seldepth``, ``nodes``, ``nps``, ``time``, ``hashfull``, ``tbhits`` and ``source``
+    (``"search"``; later versions add ``"book"`` and ``"tablebase"``). A result without lines
+    (no legal move) gives a single InfoDict without score, pv and multipv.
+    """
+    common: dict[str, Any] = {
+        "depth": result["depth"],
+        "seldepth": result["seldepth"],
+        "nodes": result["nodes"],
+        "nps": result["nps"],
+        "time": result["time"],
+        "hashfull": result["hashfull"],
+        "tbhits": result["tbhits"],
+        "source": "search",
+    }
+    if not result["lines"]:
+        return [cast(chess.engine.InfoDict, common)]
+    infos = []
+    for line in result["lines"]:
+        info = {
+            "score": pov_score(line, turn),
+            "pv": [chess.Move.from_uci(uci) for uci in line["pv"]],
+            "multipv": line["multipv"],
+            **common,
+        }
+        infos.append(cast(chess.engine.InfoDict, info))
+    return infos

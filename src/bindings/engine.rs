@@ -1,0 +1,165 @@
+//! `ferrochess._core.Engine`: a long-lived searcher behind a lock, searched with the GIL released.
+
+use std::sync::{Mutex, MutexGuard};
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::convert::{LimitArguments, info_to_dict, result_to_dict};
+use super::gil::without_gil;
+use crate::error::Error;
+use crate::limits::StopFlag;
+use crate::position::Position;
+use crate::search::Searcher;
+
+/// Largest number of principal variations one search may report.
+const MAX_MULTIPV: i64 = 256;
+
+#[pyclass(name = "Engine", module = "ferrochess._core", frozen)]
+pub struct Engine {
+    searcher: Mutex<Searcher>,
+    stop: StopFlag,
+    hash_mb: usize,
+    seed: Option<u64>,
+}
+
+impl Engine {
+    /// The searcher; a search that panicked left nothing half-written that matters, so a poisoned
+    /// lock is recovered.
+    fn lock(&self) -> MutexGuard<'_, Searcher> {
+        self.searcher
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+#[pymethods]
+impl Engine {
+    #[new]
+    #[pyo3(signature = (hash_mb = 16, seed = None))]
+    fn new(py: Python<'_>, hash_mb: i64, seed: Option<u64>) -> PyResult<Engine> {
+        let size = usize::try_from(hash_mb).unwrap_or(0);
+        let searcher = without_gil(py, move || {
+            if size == 0 {
+                return Err(Error::argument("hash_mb", hash_mb, "must be at least 1"));
+            }
+            Searcher::new(size)
+        })?;
+        Ok(Engine {
+            searcher: Mutex::new(searcher),
+            stop: StopFlag::new(),
+            hash_mb: size,
+            seed,
+        })
+    }
+
+    /// Transposition table size in megabytes.
+    #[getter]
+    fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// The seed given at creation (for the engine's random choices), or None.
+    #[getter]
+    fn seed(&self) -> Option<u64> {
+        self.seed
+    }
+
+    #[pyo3(signature = (
+        fen, moves = Vec::new(), *, depth = None, nodes = None, time = None, white_clock = None,
+        black_clock = None, white_inc = None, black_inc = None, remaining_moves = None, mate = None,
+        multipv = 1, callback = None
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn search<'py>(
+        &self,
+        py: Python<'py>,
+        fen: String,
+        moves: Vec<String>,
+        depth: Option<i64>,
+        nodes: Option<i64>,
+        time: Option<f64>,
+        white_clock: Option<f64>,
+        black_clock: Option<f64>,
+        white_inc: Option<f64>,
+        black_inc: Option<f64>,
+        remaining_moves: Option<i64>,
+        mate: Option<i64>,
+        multipv: i64,
+        callback: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let arguments = LimitArguments {
+            depth,
+            nodes,
+            time,
+            white_clock,
+            black_clock,
+            white_inc,
+            black_inc,
+            remaining_moves,
+            mate,
+        };
+        // An exception raised by the callback ends the search and is re-raised here.
+        let mut callback_error: Option<PyErr> = None;
+        let callback_error_slot = &mut callback_error;
+        let result = without_gil(py, || {
+            let limits = arguments.into_limits()?;
+            if !(1..=MAX_MULTIPV).contains(&multipv) {
+                return Err(Error::argument(
+                    "multipv",
+                    multipv,
+                    format!("must be between 1 and {MAX_MULTIPV}"),
+                ));
+            }
+            let mut position = Position::from_fen_and_moves(&fen, &moves)?;
+            let mut on_iteration = |info: &crate::search::SearchInfo| match &callback {
+                None => true,
+                Some(callback) => Python::attach(|py| {
+                    let outcome =
+                        info_to_dict(py, info).and_then(|dict| callback.call1(py, (dict,)));
+                    match outcome {
+                        Ok(_) => true,
+                        Err(error) => {
+                            *callback_error_slot = Some(error);
+                            false
+                        }
+                    }
+                }),
+            };
+            let mut searcher = self.lock();
+            self.stop.reset();
+            searcher.search(
+                &mut position,
+                &limits,
+                multipv as usize,
+                &self.stop,
+                &mut on_iteration,
+            )
+        })?;
+        if let Some(error) = callback_error {
+            return Err(error);
+        }
+        result_to_dict(py, &result)
+    }
+
+    /// Makes a running search return its best move so far. Safe from any thread; does nothing when
+    /// no search runs.
+    fn stop(&self) {
+        self.stop.stop();
+    }
+
+    /// Clears the transposition table and histories (waits for a running search to finish).
+    fn new_game(&self, py: Python<'_>) -> PyResult<()> {
+        without_gil(py, || {
+            self.lock().new_game();
+            Ok(())
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<ferrochess._core.Engine hash_mb={} seed={:?}>",
+            self.hash_mb, self.seed
+        )
+    }
+}

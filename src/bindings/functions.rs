@@ -1,0 +1,58 @@
+//! Module-level functions of `ferrochess._core`.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::gil::without_gil;
+use crate::position::{Position, move_to_uci};
+
+/// The best move in UCI notation at `depth`, or None when there is no legal move.
+#[pyfunction]
+#[pyo3(signature = (fen, depth, moves = Vec::new()))]
+pub fn select_move(
+    py: Python<'_>,
+    fen: String,
+    depth: i64,
+    moves: Vec<String>,
+) -> PyResult<Option<String>> {
+    without_gil(py, move || crate::search::select_move(&fen, &moves, depth))
+}
+
+/// Leaf nodes of the legal move tree `depth` plies below `fen`.
+#[pyfunction]
+pub fn perft(py: Python<'_>, fen: String, depth: i64) -> PyResult<u64> {
+    without_gil(py, move || crate::perft::perft_fen(&fen, depth))
+}
+
+/// Searches the bench positions to `depth`; returns positions, depth, nodes, time and nps.
+#[pyfunction]
+#[pyo3(signature = (depth = crate::bench::BENCH_DEPTH as i64))]
+pub fn bench(py: Python<'_>, depth: i64) -> PyResult<Bound<'_, PyDict>> {
+    let report = without_gil(py, move || {
+        let depth = crate::limits::check_depth(depth)?;
+        crate::bench::run(depth)
+    })?;
+    let dict = PyDict::new(py);
+    dict.set_item("positions", report.positions)?;
+    dict.set_item("depth", report.depth)?;
+    dict.set_item("nodes", report.nodes)?;
+    dict.set_item("time", report.elapsed.as_secs_f64())?;
+    dict.set_item("nps", report.nps())?;
+    Ok(dict)
+}
+
+/// The legal moves, in UCI notation, of the last position of the game `fen` + `moves`.
+#[pyfunction]
+#[pyo3(signature = (fen, moves = Vec::new()))]
+pub fn legal_moves(py: Python<'_>, fen: String, moves: Vec<String>) -> PyResult<Vec<String>> {
+    without_gil(py, move || {
+        use shakmaty::Position as _;
+        let position = Position::from_fen_and_moves(&fen, &moves)?;
+        Ok(position
+            .board()
+            .legal_moves()
+            .into_iter()
+            .map(move_to_uci)
+            .collect())
+    })
+}

@@ -1,0 +1,25 @@
+//! The Python binding, `ferrochess._core`: the only code that names pyo3. Thin by design: convert
+//! arguments, run the core with the GIL released, convert results.
+
+mod convert;
+mod engine;
+mod errors;
+mod functions;
+mod gil;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+#[pyo3(name = "_core")]
+fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    module.add("MAX_DEPTH", crate::limits::MAX_DEPTH)?;
+    module.add("MAX_HASH_MB", crate::transposition::MAX_HASH_MB)?;
+    module.add("BENCH_DEPTH", crate::bench::BENCH_DEPTH)?;
+    module.add_class::<engine::Engine>()?;
+    module.add_function(wrap_pyfunction!(functions::select_move, module)?)?;
+    module.add_function(wrap_pyfunction!(functions::perft, module)?)?;
+    module.add_function(wrap_pyfunction!(functions::bench, module)?)?;
+    module.add_function(wrap_pyfunction!(functions::legal_moves, module)?)?;
+    Ok(())
+}

@@ -1,0 +1,85 @@
+//! Static evaluation, from the side to move's point of view.
+//!
+//! Today one term: material plus piece-square tables (PeSTO), tapered between middlegame and endgame by
+//! the material left on the board. Each further term gets its own function returning a
+//! [`Tapered`] pair from White's point of view, summed in [`evaluate`].
+
+pub mod pst;
+
+use shakmaty::{Chess, Color, Position as _};
+
+use crate::score::Score;
+
+/// A middlegame and an endgame value, in centipawns, from White's point of view.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tapered {
+    pub middlegame: i32,
+    pub endgame: i32,
+}
+
+impl Tapered {
+    /// Blends the two values: `phase` runs from 0 (bare kings and pawns) to [`pst::MAX_PHASE`].
+    pub fn blend(self, phase: i32) -> i32 {
+        let phase = phase.min(pst::MAX_PHASE);
+        (self.middlegame * phase + self.endgame * (pst::MAX_PHASE - phase)) / pst::MAX_PHASE
+    }
+}
+
+/// How far the game is from the endgame: the sum of the phase weights of the pieces on the board.
+pub fn phase(board: &Chess) -> i32 {
+    board
+        .board()
+        .iter()
+        .map(|(_, piece)| pst::PHASE_WEIGHT[piece.role as usize - 1])
+        .sum()
+}
+
+/// Material and piece placement (PeSTO tables).
+pub fn material_and_placement(board: &Chess) -> Tapered {
+    let mut total = Tapered::default();
+    for (square, piece) in board.board().iter() {
+        let sign = if piece.color == Color::White { 1 } else { -1 };
+        total.middlegame += sign * pst::middlegame(piece.color, piece.role, square);
+        total.endgame += sign * pst::endgame(piece.color, piece.role, square);
+    }
+    total
+}
+
+/// The evaluation of `board` in centipawns for the side to move.
+pub fn evaluate(board: &Chess) -> Score {
+    let white = material_and_placement(board).blend(phase(board));
+    Score::centipawns(match board.turn() {
+        Color::White => white,
+        Color::Black => -white,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::{START_FEN, parse_fen};
+
+    #[test]
+    fn start_position_is_balanced() {
+        let board = parse_fen(START_FEN).unwrap();
+        assert_eq!(evaluate(&board), Score::centipawns(0));
+        assert_eq!(phase(&board), pst::MAX_PHASE);
+    }
+
+    #[test]
+    fn symmetric_positions_score_opposite_for_each_side() {
+        let white =
+            parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+        let black =
+            parse_fen("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3").unwrap();
+        assert_eq!(evaluate(&white), evaluate(&black));
+    }
+
+    #[test]
+    fn extra_queen_is_winning() {
+        let board = parse_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+        assert!(evaluate(&board).value() > 800);
+        let board = parse_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
+        assert!(evaluate(&board).value() < -800);
+    }
+}

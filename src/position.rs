@@ -1,0 +1,271 @@
+//! The game as the search sees it: a stack of shakmaty positions with their Polyglot-compatible
+//! Zobrist keys (copy-make), plus the draw rules that need history (repetition, the 50-move rule).
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position as _};
+
+use crate::error::Error;
+
+/// The standard starting position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[derive(Clone, Debug)]
+struct State {
+    board: Chess,
+    key: u64,
+}
+
+/// A game: the position it started from, the moves played since, and the moves the search is trying.
+///
+/// The *root* is the position the search starts from; positions before it are game history and count
+/// for threefold repetition, positions after it are the search tree, where a single repetition is
+/// already scored as a draw.
+#[derive(Clone, Debug)]
+pub struct Position {
+    states: Vec<State>,
+    root: usize,
+}
+
+/// The key of a position: equal to python-chess's `chess.polyglot.zobrist_hash`.
+pub fn polyglot_key(board: &Chess) -> u64 {
+    board
+        .zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal)
+        .0
+}
+
+/// A move in UCI notation, castling as the king's two-square move (`e1g1`).
+pub fn move_to_uci(m: Move) -> String {
+    m.to_uci(CastlingMode::Standard).to_string()
+}
+
+/// Parses a FEN (4 to 6 space-separated fields) into a legal standard chess position.
+pub fn parse_fen(fen: &str) -> Result<Chess, Error> {
+    let invalid = |reason: String| Error::InvalidFen {
+        fen: fen.to_string(),
+        reason,
+    };
+    let fields = fen.split_whitespace().count();
+    if !(4..=6).contains(&fields) {
+        return Err(invalid(format!(
+            "expected 4 to 6 space-separated fields (board, side to move, castling, en passant, \
+             halfmove clock, fullmove number), found {fields}"
+        )));
+    }
+    let parsed: Fen = fen.trim().parse().map_err(|e| invalid(format!("{e}")))?;
+    parsed
+        .into_position::<Chess>(CastlingMode::Standard)
+        .map_err(|e| invalid(format!("{e}")))
+}
+
+impl Position {
+    /// A game starting at `fen`.
+    pub fn from_fen(fen: &str) -> Result<Position, Error> {
+        let board = parse_fen(fen)?;
+        Ok(Position::from_board(board))
+    }
+
+    /// A game starting at `board`.
+    pub fn from_board(board: Chess) -> Position {
+        let key = polyglot_key(&board);
+        Position {
+            states: vec![State { board, key }],
+            root: 0,
+        }
+    }
+
+    /// A game starting at `fen` followed by `moves` in UCI notation; the root is the last position.
+    pub fn from_fen_and_moves<S: AsRef<str>>(fen: &str, moves: &[S]) -> Result<Position, Error> {
+        let mut position = Position::from_fen(fen)?;
+        for uci in moves {
+            let m = position.parse_uci(uci.as_ref())?;
+            position.push(m);
+        }
+        position.set_root();
+        Ok(position)
+    }
+
+    /// Reads a UCI move and checks that it is legal here.
+    pub fn parse_uci(&self, uci: &str) -> Result<Move, Error> {
+        let parsed = UciMove::from_ascii(uci.as_bytes()).map_err(|_| Error::InvalidMove {
+            uci: uci.to_string(),
+        })?;
+        parsed
+            .to_move(self.board())
+            .map_err(|_| Error::IllegalMove {
+                uci: uci.to_string(),
+                fen: self.fen(),
+            })
+    }
+
+    /// Makes the current position the search root.
+    pub fn set_root(&mut self) {
+        self.root = self.states.len() - 1;
+    }
+
+    #[inline]
+    fn current(&self) -> &State {
+        // The stack is never empty: it starts with the game's first position and pop stops at the root.
+        &self.states[self.states.len() - 1]
+    }
+
+    /// The current position.
+    #[inline]
+    pub fn board(&self) -> &Chess {
+        &self.current().board
+    }
+
+    /// Zobrist key of the current position (Polyglot compatible).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.current().key
+    }
+
+    /// Plies from the search root to the current position.
+    #[inline]
+    pub fn ply(&self) -> usize {
+        self.states.len() - 1 - self.root
+    }
+
+    /// Plies played since the game's first position.
+    pub fn game_ply(&self) -> usize {
+        self.states.len() - 1
+    }
+
+    /// Plays a legal move (the caller guarantees legality).
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        let state = self.current();
+        let mut board = state.board.clone();
+        let incremental =
+            board.update_zobrist_hash(Zobrist64(state.key), m, EnPassantMode::PseudoLegal);
+        board.play_unchecked(m);
+        let key = match incremental {
+            Some(key) => key.0,
+            None => polyglot_key(&board),
+        };
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(
+            key,
+            polyglot_key(&board),
+            "incremental Zobrist key diverged"
+        );
+        self.states.push(State { board, key });
+    }
+
+    /// Takes back the last move played with [`Position::push`] after the root.
+    #[inline]
+    pub fn pop(&mut self) {
+        debug_assert!(
+            self.states.len() > self.root + 1,
+            "pop past the search root"
+        );
+        self.states.pop();
+    }
+
+    /// Whether the current position repeats: once inside the search tree, or twice before (a third
+    /// occurrence) counting the game history.
+    pub fn is_repetition(&self) -> bool {
+        let current = self.states.len() - 1;
+        let reversible = self.board().halfmoves() as usize;
+        let earliest = current.saturating_sub(reversible);
+        let key = self.key();
+        let mut seen_in_history = 0;
+        let mut index = current;
+        while index >= earliest + 2 {
+            index -= 2;
+            if self.states[index].key == key {
+                if index >= self.root {
+                    return true;
+                }
+                seen_in_history += 1;
+                if seen_in_history == 2 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether 100 plies passed without a capture or pawn move. (Checkmate on the 100th ply takes
+    /// precedence; the search checks for it first.)
+    pub fn is_fifty_move_limit(&self) -> bool {
+        self.board().halfmoves() >= 100
+    }
+
+    /// Whether neither side can possibly mate.
+    pub fn is_insufficient_material(&self) -> bool {
+        self.board().is_insufficient_material()
+    }
+
+    /// FEN of the current position.
+    pub fn fen(&self) -> String {
+        Fen::from_position(self.board(), EnPassantMode::Legal).to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_key_is_polyglot() {
+        let position = Position::from_fen(START_FEN).unwrap();
+        assert_eq!(position.key(), 0x463b96181691fc9c);
+    }
+
+    #[test]
+    fn incremental_keys_match_full_computation() {
+        let moves = [
+            "e2e4", "d7d5", "e4e5", "f7f5", "e5f6", "g8f6", "e1e2", "e8f7", "b1c3", "h7h6",
+        ];
+        let position = Position::from_fen_and_moves(START_FEN, &moves).unwrap();
+        assert_eq!(position.key(), polyglot_key(position.board()));
+        assert_eq!(position.game_ply(), moves.len());
+        assert_eq!(position.ply(), 0);
+    }
+
+    #[test]
+    fn threefold_counts_history_twofold_counts_tree() {
+        let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        // One repetition in the history only: the start position has occurred twice.
+        let mut position = Position::from_fen_and_moves(START_FEN, &shuffle).unwrap();
+        assert!(!position.is_repetition());
+        // Repeating once more inside the search tree is a draw.
+        for uci in shuffle {
+            let m = position.parse_uci(uci).unwrap();
+            position.push(m);
+        }
+        assert!(position.is_repetition());
+        // Two repetitions in the history: a third occurrence.
+        let twice: Vec<&str> = shuffle.iter().chain(shuffle.iter()).copied().collect();
+        let position = Position::from_fen_and_moves(START_FEN, &twice).unwrap();
+        assert!(position.is_repetition());
+    }
+
+    #[test]
+    fn bad_input_is_an_error_quoting_it() {
+        for fen in [
+            "garbage",
+            "8/8/8/8/8/8/8/8 w - -",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w XYZ - 0 1",
+        ] {
+            let err = Position::from_fen(fen).unwrap_err();
+            assert!(err.to_string().contains(fen), "{err}");
+        }
+        let err = Position::from_fen_and_moves(START_FEN, &["e2e5"]).unwrap_err();
+        assert!(matches!(err, Error::IllegalMove { .. }), "{err}");
+        let err = Position::from_fen_and_moves(START_FEN, &["zz"]).unwrap_err();
+        assert!(err.to_string().contains("'zz'"), "{err}");
+    }
+
+    #[test]
+    fn fifty_move_rule() {
+        let position = Position::from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 100 80").unwrap();
+        assert!(position.is_fifty_move_limit());
+        let position = Position::from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 99 80").unwrap();
+        assert!(!position.is_fifty_move_limit());
+    }
+}

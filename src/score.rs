@@ -1,0 +1,175 @@
+//! Scores: centipawns from the side to move's point of view, with mates encoded at the far ends.
+//!
+//! A mate found `n` plies from the root is `MATE - n`; being mated in `n` plies is `-(MATE - n)`. The
+//! shorter mate therefore scores higher and the longer defence scores higher for the loser. Inside the
+//! transposition table mate scores are stored relative to the node, not the root ([`Score::to_tt`]).
+
+use std::fmt;
+use std::ops::{Add, Neg, Sub};
+
+/// The deepest ply the search can reach (depth plus extensions plus quiescence).
+pub const MAX_PLY: usize = 128;
+
+/// A search score in centipawns (or an encoded mate) from the side to move's point of view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Score(i32);
+
+/// The two ways a score is shown to users.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ScoreKind {
+    /// Centipawns.
+    Centipawns(i32),
+    /// Moves (not plies) to mate: positive when the side to move mates, negative when it is mated.
+    Mate(i32),
+}
+
+impl Score {
+    const MATE_VALUE: i32 = 32_000;
+    /// Larger than any real score; the initial alpha-beta window.
+    pub const INFINITE: Score = Score(32_001);
+    /// The score of a draw.
+    pub const DRAW: Score = Score(0);
+    /// Mating the opponent right now (never returned; mates are `MATE - ply`).
+    pub const MATE: Score = Score(Self::MATE_VALUE);
+    /// Every score at or beyond this magnitude is a mate.
+    const MATE_BOUND: i32 = Self::MATE_VALUE - MAX_PLY as i32;
+
+    /// A centipawn score.
+    pub const fn centipawns(cp: i32) -> Score {
+        Score(cp)
+    }
+
+    /// The raw value (centipawns for non-mate scores).
+    pub const fn value(self) -> i32 {
+        self.0
+    }
+
+    /// The side to move is checkmated, `ply` plies from the root.
+    pub const fn mated_in(ply: usize) -> Score {
+        Score(-Self::MATE_VALUE + ply as i32)
+    }
+
+    /// The side to move mates, `ply` plies from the root.
+    pub const fn mate_in(ply: usize) -> Score {
+        Score(Self::MATE_VALUE - ply as i32)
+    }
+
+    /// Whether this score encodes a forced mate for either side.
+    pub const fn is_mate(self) -> bool {
+        self.0.abs() >= Self::MATE_BOUND
+    }
+
+    /// Converts a root-relative score into a node-relative one for storage in the table.
+    pub const fn to_tt(self, ply: usize) -> Score {
+        if self.0 >= Self::MATE_BOUND {
+            Score(self.0 + ply as i32)
+        } else if self.0 <= -Self::MATE_BOUND {
+            Score(self.0 - ply as i32)
+        } else {
+            self
+        }
+    }
+
+    /// Inverse of [`Score::to_tt`]: a stored score seen again at `ply`.
+    pub const fn from_tt(self, ply: usize) -> Score {
+        if self.0 >= Self::MATE_BOUND {
+            Score(self.0 - ply as i32)
+        } else if self.0 <= -Self::MATE_BOUND {
+            Score(self.0 + ply as i32)
+        } else {
+            self
+        }
+    }
+
+    /// Centipawns, or moves to mate.
+    pub const fn kind(self) -> ScoreKind {
+        if self.0 >= Self::MATE_BOUND {
+            ScoreKind::Mate((Self::MATE_VALUE - self.0 + 1) / 2)
+        } else if self.0 <= -Self::MATE_BOUND {
+            ScoreKind::Mate(-(Self::MATE_VALUE + self.0) / 2)
+        } else {
+            ScoreKind::Centipawns(self.0)
+        }
+    }
+
+    /// Packs into 16 bits for the transposition table.
+    pub const fn to_i16(self) -> i16 {
+        self.0 as i16
+    }
+
+    /// Unpacks from [`Score::to_i16`].
+    pub const fn from_i16(v: i16) -> Score {
+        Score(v as i32)
+    }
+}
+
+impl Neg for Score {
+    type Output = Score;
+    fn neg(self) -> Score {
+        Score(-self.0)
+    }
+}
+
+impl Add<i32> for Score {
+    type Output = Score;
+    fn add(self, rhs: i32) -> Score {
+        Score(self.0 + rhs)
+    }
+}
+
+impl Sub<i32> for Score {
+    type Output = Score;
+    fn sub(self, rhs: i32) -> Score {
+        Score(self.0 - rhs)
+    }
+}
+
+impl fmt::Display for Score {
+    /// UCI notation: `cp 35` or `mate -3`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind() {
+            ScoreKind::Centipawns(cp) => write!(f, "cp {cp}"),
+            ScoreKind::Mate(moves) => write!(f, "mate {moves}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_convert_to_moves() {
+        assert_eq!(Score::mate_in(1).kind(), ScoreKind::Mate(1));
+        assert_eq!(Score::mate_in(3).kind(), ScoreKind::Mate(2));
+        assert_eq!(Score::mated_in(2).kind(), ScoreKind::Mate(-1));
+        assert_eq!(Score::mated_in(0).kind(), ScoreKind::Mate(0));
+        assert_eq!(Score::centipawns(-35).kind(), ScoreKind::Centipawns(-35));
+    }
+
+    #[test]
+    fn shorter_mates_score_higher() {
+        assert!(Score::mate_in(1) > Score::mate_in(3));
+        assert!(Score::mated_in(2) < Score::mated_in(4));
+        assert!(Score::mated_in(MAX_PLY) > -Score::INFINITE);
+    }
+
+    #[test]
+    fn tt_round_trip_keeps_mate_distance() {
+        // A mate in 5 plies from the root, found at a node 3 plies deep, is a mate in 2 from that node.
+        let at_root = Score::mate_in(5);
+        let stored = at_root.to_tt(3);
+        assert_eq!(stored, Score::mate_in(2));
+        // Seen again at ply 7 through a transposition it is a mate 9 plies from the root.
+        assert_eq!(stored.from_tt(7), Score::mate_in(9));
+        assert_eq!(at_root.to_tt(3).from_tt(3), at_root);
+        let mated = Score::mated_in(6);
+        assert_eq!(mated.to_tt(2).from_tt(2), mated);
+        let cp = Score::centipawns(123);
+        assert_eq!(cp.to_tt(9).from_tt(4), cp);
+        assert_eq!(
+            Score::from_i16(Score::mated_in(6).to_i16()),
+            Score::mated_in(6)
+        );
+    }
+}

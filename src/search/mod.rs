@@ -1,0 +1,278 @@
+//! The search: a long-lived [`Searcher`] (transposition table, history) and, for each call, a
+//! [`Context`] holding everything that lives only as long as one search. Iterative deepening drives
+//! the root search (in `negamax.rs`), which hands the horizon to the quiescence search.
+
+mod negamax;
+pub mod ordering;
+pub mod params;
+mod pv;
+mod quiescence;
+
+use std::time::Duration;
+
+use shakmaty::{Move, Position as _};
+
+use crate::error::Error;
+use crate::eval;
+use crate::limits::{MAX_DEPTH, SearchLimits, StopFlag, TimeManager};
+use crate::position::Position;
+use crate::score::{Score, ScoreKind};
+use crate::transposition::TranspositionTable;
+use ordering::{History, Killers};
+use params::CHECK_INTERVAL_NODES;
+use pv::PvTable;
+
+/// One line of a (multi-)PV result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// From the side to move's point of view.
+    pub score: Score,
+    /// Starts with the move this line recommends; never empty.
+    pub pv: Vec<Move>,
+}
+
+/// Counters of one search, for users who study how the search behaves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Nodes visited by the quiescence search (included in the total).
+    pub quiescence_nodes: u64,
+    /// Beta cut-offs in the main search.
+    pub cutoffs: u64,
+    /// Transposition table probes that found the position.
+    pub tt_hits: u64,
+}
+
+/// What the search knows after an iteration (or at its end).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchInfo {
+    /// Last completed nominal depth.
+    pub depth: u32,
+    /// Deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// Permille of the transposition table used by this search.
+    pub hashfull: u32,
+    /// Best first: one line per requested PV (fewer when there are fewer legal moves).
+    pub lines: Vec<Line>,
+    pub stats: SearchStats,
+}
+
+impl SearchInfo {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let micros = self.elapsed.as_micros().max(1);
+        (self.nodes as u128 * 1_000_000 / micros) as u64
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// `None` only when the side to move has no legal move (checkmate or stalemate).
+    pub best_move: Option<Move>,
+    /// The reply the search expects.
+    pub ponder: Option<Move>,
+    pub info: SearchInfo,
+}
+
+/// The engine's long-lived search state. One search at a time (`&mut self`).
+pub struct Searcher {
+    table: TranspositionTable,
+    history: History,
+}
+
+impl Searcher {
+    /// A searcher with a transposition table of `hash_mb` megabytes.
+    pub fn new(hash_mb: usize) -> Result<Searcher, Error> {
+        Ok(Searcher {
+            table: TranspositionTable::new(hash_mb)?,
+            history: History::default(),
+        })
+    }
+
+    /// Transposition table size in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.table.megabytes()
+    }
+
+    /// Forgets everything learnt in the previous game.
+    pub fn new_game(&mut self) {
+        self.table.clear();
+        self.history.clear();
+    }
+
+    /// Searches `position` (its current position is the root) within `limits`, reporting each
+    /// completed iteration to `on_iteration`, which returns `false` to end the search.
+    /// `multipv` lines are searched (at least 1). `stop` may be raised by another thread.
+    pub fn search(
+        &mut self,
+        position: &mut Position,
+        limits: &SearchLimits,
+        multipv: usize,
+        stop: &StopFlag,
+        on_iteration: &mut dyn FnMut(&SearchInfo) -> bool,
+    ) -> Result<SearchResult, Error> {
+        limits.validate()?;
+        if multipv == 0 {
+            return Err(Error::argument("multipv", 0, "must be at least 1"));
+        }
+        position.set_root();
+        self.table.new_search();
+        let time = TimeManager::new(limits, position.board().turn());
+        let mut root_moves: Vec<Move> = position.board().legal_moves().into_iter().collect();
+        let mut context = Context {
+            position,
+            table: &mut self.table,
+            history: &mut self.history,
+            killers: Killers::default(),
+            pv: PvTable::default(),
+            stop,
+            time,
+            max_nodes: limits.nodes,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            root_best: None,
+            stats: SearchStats::default(),
+        };
+        let mut info = context.info(0, Vec::new());
+        if root_moves.is_empty() {
+            return Ok(SearchResult {
+                best_move: None,
+                ponder: None,
+                info,
+            });
+        }
+        // A single legal move under a clock needs no thought beyond a score.
+        let forced = root_moves.len() == 1 && limits.movetime.is_none() && context.time.is_timed();
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH);
+        let lines_wanted = multipv.min(root_moves.len());
+
+        for depth in 1..=max_depth {
+            let mut lines: Vec<Line> = Vec::with_capacity(lines_wanted);
+            let mut excluded: Vec<Move> = Vec::with_capacity(lines_wanted);
+            while lines.len() < lines_wanted {
+                match context.search_root(depth as i32, &root_moves, &excluded) {
+                    Some((score, pv)) if !context.stopped => {
+                        excluded.push(pv[0]);
+                        lines.push(Line { score, pv });
+                    }
+                    _ => break,
+                }
+            }
+            if context.stopped {
+                break;
+            }
+            lines.sort_by_key(|line| std::cmp::Reverse(line.score));
+            // Search the best moves first next time.
+            let ranked: Vec<Move> = lines.iter().map(|line| line.pv[0]).collect();
+            root_moves.sort_by_key(|m| ranked.iter().position(|r| r == m).unwrap_or(usize::MAX));
+            info = context.info(depth, lines);
+            if !on_iteration(&info) {
+                break;
+            }
+            let best = info.lines[0].score;
+            let mate_found = match (best.kind(), limits.mate) {
+                (ScoreKind::Mate(moves), Some(wanted)) => moves > 0 && moves as u32 <= wanted,
+                _ => false,
+            };
+            if mate_found || forced || context.time.soft_limit_reached() || context.out_of_nodes() {
+                break;
+            }
+        }
+
+        if info.lines.is_empty() {
+            // Stopped inside the first iteration: the best root move found so far, else the first.
+            let (m, score) = context
+                .root_best
+                .unwrap_or_else(|| (root_moves[0], context.evaluate()));
+            info = context.info(0, vec![Line { score, pv: vec![m] }]);
+        } else {
+            let lines = std::mem::take(&mut info.lines);
+            info = context.info(info.depth, lines);
+        }
+        let best_line = &info.lines[0].pv;
+        Ok(SearchResult {
+            best_move: Some(best_line[0]),
+            ponder: best_line.get(1).copied(),
+            info,
+        })
+    }
+}
+
+/// Everything one search owns while it runs.
+struct Context<'a> {
+    position: &'a mut Position,
+    table: &'a mut TranspositionTable,
+    history: &'a mut History,
+    killers: Killers,
+    pv: PvTable,
+    stop: &'a StopFlag,
+    time: TimeManager,
+    max_nodes: Option<u64>,
+    nodes: u64,
+    seldepth: usize,
+    /// Set once a limit is hit; every node then returns at once and its score is ignored.
+    stopped: bool,
+    /// Best root move of the iteration in progress, for a search stopped during its first iteration.
+    root_best: Option<(Move, Score)>,
+    stats: SearchStats,
+}
+
+impl Context<'_> {
+    /// Whether the search must end now: stop flag, node limit or hard time limit.
+    #[inline]
+    fn should_stop(&mut self) -> bool {
+        if !self.stopped
+            && (self.out_of_nodes()
+                || (self.nodes.is_multiple_of(CHECK_INTERVAL_NODES)
+                    && (self.stop.is_stopped() || self.time.hard_limit_reached())))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    #[inline]
+    fn out_of_nodes(&self) -> bool {
+        self.max_nodes.is_some_and(|max| self.nodes >= max)
+    }
+
+    #[inline]
+    fn evaluate(&self) -> Score {
+        eval::evaluate(self.position.board())
+    }
+
+    fn info(&self, depth: u32, lines: Vec<Line>) -> SearchInfo {
+        SearchInfo {
+            depth,
+            seldepth: self.seldepth.max(depth as usize) as u32,
+            nodes: self.nodes,
+            elapsed: self.time.elapsed(),
+            hashfull: self.table.hashfull(),
+            lines,
+            stats: self.stats.clone(),
+        }
+    }
+}
+
+/// The best move at `depth` for the last position of the game `fen` + `moves` (UCI), in UCI notation;
+/// `None` when there is no legal move. A one-shot search with its own transposition table.
+pub fn select_move<S: AsRef<str>>(
+    fen: &str,
+    moves: &[S],
+    depth: i64,
+) -> Result<Option<String>, Error> {
+    let depth = crate::limits::check_depth(depth)?;
+    let mut position = Position::from_fen_and_moves(fen, moves)?;
+    let mut searcher = Searcher::new(params::SELECT_MOVE_HASH_MB)?;
+    let result = searcher.search(
+        &mut position,
+        &SearchLimits::depth(depth),
+        1,
+        &StopFlag::new(),
+        &mut |_| true,
+    )?;
+    Ok(result.best_move.map(crate::position::move_to_uci))
+}

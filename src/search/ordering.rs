@@ -1,0 +1,147 @@
+//! Move ordering: the transposition table move, then captures by MVV-LVA (and queen promotions),
+//! then the two killer moves of the ply, then quiet moves by history, then underpromotions.
+
+use shakmaty::{Color, Move, MoveList, Role};
+
+use super::params::{HISTORY_MAX, ORDERING_VALUE_CP};
+use crate::score::MAX_PLY;
+use crate::transposition::PackedMove;
+
+const TT_MOVE: i32 = 1_000_000;
+const GOOD_CAPTURE: i32 = 100_000;
+const FIRST_KILLER: i32 = 90_000;
+const SECOND_KILLER: i32 = 89_000;
+const UNDERPROMOTION: i32 = -100_000;
+
+/// Quiet moves that caused beta cut-offs, by side and from/to square; kept across searches of a game.
+pub struct History {
+    table: Box<[[[i32; 64]; 64]; 2]>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            table: Box::new([[[0; 64]; 64]; 2]),
+        }
+    }
+}
+
+impl History {
+    #[inline]
+    fn slot(&mut self, side: Color, m: Move) -> &mut i32 {
+        let from = m.from().map_or(0, |sq| sq as usize);
+        &mut self.table[side as usize][from][m.to() as usize]
+    }
+
+    #[inline]
+    pub fn get(&self, side: Color, m: Move) -> i32 {
+        let from = m.from().map_or(0, |sq| sq as usize);
+        self.table[side as usize][from][m.to() as usize]
+    }
+
+    /// Rewards (positive `bonus`) or punishes (negative) a quiet move; values stay within
+    /// `±HISTORY_MAX` because large values move less.
+    #[inline]
+    pub fn update(&mut self, side: Color, m: Move, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let entry = self.slot(side, m);
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        *self.table = [[[0; 64]; 64]; 2];
+    }
+}
+
+/// Two killer moves per ply: quiet moves that recently caused a cut-off at the same depth.
+pub struct Killers {
+    moves: Vec<[Option<Move>; 2]>,
+}
+
+impl Default for Killers {
+    fn default() -> Self {
+        Killers {
+            moves: vec![[None; 2]; MAX_PLY + 1],
+        }
+    }
+}
+
+impl Killers {
+    #[inline]
+    pub fn get(&self, ply: usize) -> [Option<Move>; 2] {
+        self.moves[ply]
+    }
+
+    #[inline]
+    pub fn add(&mut self, ply: usize, m: Move) {
+        let slot = &mut self.moves[ply];
+        if slot[0] != Some(m) {
+            slot[1] = slot[0];
+            slot[0] = Some(m);
+        }
+    }
+}
+
+/// Value of a role for ordering.
+#[inline]
+pub fn role_value(role: Role) -> i32 {
+    ORDERING_VALUE_CP[role as usize - 1]
+}
+
+/// Most valuable victim, least valuable attacker; queen promotions count as winning a queen.
+#[inline]
+pub fn mvv_lva(m: Move) -> i32 {
+    let victim = m.capture().map_or(0, role_value);
+    let promotion = match m.promotion() {
+        Some(Role::Queen) => role_value(Role::Queen),
+        _ => 0,
+    };
+    10 * (victim + promotion) - role_value(m.role()) / 10
+}
+
+/// Ordering scores for `moves`, one per move, same indices.
+pub fn score_moves(
+    moves: &MoveList,
+    tt_move: PackedMove,
+    killers: [Option<Move>; 2],
+    history: &History,
+    side: Color,
+    scores: &mut [i32],
+) {
+    for (index, &m) in moves.iter().enumerate() {
+        scores[index] = if !tt_move.is_none() && PackedMove::new(m) == tt_move {
+            TT_MOVE
+        } else if m.is_capture() || m.promotion() == Some(Role::Queen) {
+            GOOD_CAPTURE + mvv_lva(m)
+        } else if m.is_promotion() {
+            UNDERPROMOTION
+        } else if killers[0] == Some(m) {
+            FIRST_KILLER
+        } else if killers[1] == Some(m) {
+            SECOND_KILLER
+        } else {
+            history.get(side, m)
+        };
+    }
+}
+
+/// Moves the best-scored move among `start..` to `start` (selection sort, one step at a time, so a
+/// cut-off early saves sorting the rest).
+#[inline]
+pub fn pick_next(moves: &mut MoveList, scores: &mut [i32], start: usize) {
+    let mut best = start;
+    for index in start + 1..moves.len() {
+        if scores[index] > scores[best] {
+            best = index;
+        }
+    }
+    moves.swap(start, best);
+    scores.swap(start, best);
+}
+
+/// Whether a move is quiet (neither a capture nor a promotion): the moves killers and history track.
+#[inline]
+pub fn is_quiet(m: Move) -> bool {
+    !m.is_capture() && !m.is_promotion()
+}

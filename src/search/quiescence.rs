@@ -1,0 +1,88 @@
+//! Quiescence search: at the horizon, play captures and queen promotions until the position is quiet,
+//! so the evaluation is never taken in the middle of an exchange.
+
+use shakmaty::{Position as _, Role};
+
+use super::Context;
+use super::ordering::{mvv_lva, role_value};
+use super::params::{BIG_DELTA_CP, DELTA_MARGIN_CP};
+use crate::score::{MAX_PLY, Score};
+
+impl Context<'_> {
+    /// The value of the current position once captures are resolved (fail-soft). In check, every
+    /// evasion is searched and checkmate is recognised; stalemate is a draw.
+    pub(super) fn quiescence(&mut self, mut alpha: Score, beta: Score) -> Score {
+        let ply = self.position.ply();
+        self.pv.clear(ply);
+        self.nodes += 1;
+        self.stats.quiescence_nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.should_stop() {
+            return Score::DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate();
+        }
+
+        let board = self.position.board();
+        let in_check = board.is_check();
+        let mut moves = board.legal_moves();
+        if moves.is_empty() {
+            return if in_check {
+                Score::mated_in(ply)
+            } else {
+                Score::DRAW
+            };
+        }
+
+        // Stand pat: the side to move may decline every capture (not when in check).
+        let mut best_score = -Score::INFINITE;
+        let mut stand_pat = -Score::INFINITE;
+        if !in_check {
+            stand_pat = self.evaluate();
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            // Delta pruning, whole node: not even winning a queen would reach alpha.
+            let promotion_possible = moves.iter().any(|m| m.is_promotion());
+            if !promotion_possible && stand_pat + BIG_DELTA_CP < alpha {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best_score = stand_pat;
+            moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
+        }
+
+        let mut scores = [0i32; 256];
+        for (index, m) in moves.iter().enumerate() {
+            scores[index] = mvv_lva(*m);
+        }
+        for index in 0..moves.len() {
+            super::ordering::pick_next(&mut moves, &mut scores, index);
+            let m = moves[index];
+            // Delta pruning, per move: this capture cannot lift the score to alpha.
+            if !in_check
+                && !m.is_promotion()
+                && stand_pat + m.capture().map_or(0, role_value) + DELTA_MARGIN_CP < alpha
+            {
+                continue;
+            }
+            self.position.push(m);
+            let score = -self.quiescence(-beta, -alpha);
+            self.position.pop();
+            if self.stopped {
+                return Score::DRAW;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best_score
+    }
+}

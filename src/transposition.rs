@@ -1,0 +1,252 @@
+//! The transposition table: a fixed-size array of 16-byte entries addressed by Zobrist key.
+//!
+//! Each entry keeps the full key (so a hit is a real hit, bar a 64-bit collision) and packs the best
+//! move, the score (node-relative for mates, see [`Score::to_tt`]), the depth, the bound and the search
+//! generation into one `u64`. Replacement prefers the current search and deeper results.
+
+use shakmaty::{Move, Role};
+
+use crate::error::Error;
+use crate::score::Score;
+
+/// Which side of the true score a stored score is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is exact (a PV node).
+    Exact,
+    /// The true score is at least this (a beta cut-off).
+    Lower,
+    /// The true score is at most this (no move raised alpha).
+    Upper,
+}
+
+/// A move packed in 16 bits: from (6), to (6), promotion role (3). Castling is king-to-rook.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct PackedMove(u16);
+
+impl PackedMove {
+    pub const NONE: PackedMove = PackedMove(0);
+
+    pub fn new(m: Move) -> PackedMove {
+        let (from, to, promotion) = match m {
+            Move::Normal {
+                from,
+                to,
+                promotion,
+                ..
+            } => (from, to, promotion),
+            Move::EnPassant { from, to } => (from, to, None),
+            Move::Castle { king, rook } => (king, rook, None),
+            Move::Put { to, .. } => (to, to, None),
+        };
+        let promotion = promotion.map_or(0, |role: Role| role as u16);
+        PackedMove(from as u16 | (to as u16) << 6 | promotion << 12)
+    }
+
+    pub fn is_none(self) -> bool {
+        self == PackedMove::NONE
+    }
+}
+
+/// What a probe finds.
+#[derive(Copy, Clone, Debug)]
+pub struct TableEntry {
+    pub best_move: PackedMove,
+    pub score: Score,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+/// One table slot. All-zero bytes are a valid empty slot (the table is allocated zeroed).
+#[derive(Copy, Clone, Default)]
+#[repr(C)]
+struct Slot {
+    key: u64,
+    data: u64,
+}
+
+/// The table. Its size is fixed at creation, in megabytes.
+pub struct TranspositionTable {
+    slots: Box<[Slot]>,
+    generation: u8,
+    megabytes: usize,
+}
+
+/// Largest table a caller may ask for, in megabytes.
+pub const MAX_HASH_MB: usize = 16_384;
+const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+
+impl TranspositionTable {
+    /// A table of `megabytes` MB (1 to [`MAX_HASH_MB`]); an allocation failure is an error, not an abort.
+    pub fn new(megabytes: usize) -> Result<TranspositionTable, Error> {
+        if !(1..=MAX_HASH_MB).contains(&megabytes) {
+            return Err(Error::argument(
+                "hash_mb",
+                megabytes,
+                format!("must be between 1 and {MAX_HASH_MB}"),
+            ));
+        }
+        let count = megabytes * 1024 * 1024 / SLOT_BYTES;
+        let slots = allocate_zeroed(count).ok_or(Error::OutOfMemory { megabytes })?;
+        Ok(TranspositionTable {
+            slots,
+            generation: 0,
+            megabytes,
+        })
+    }
+
+    pub fn megabytes(&self) -> usize {
+        self.megabytes
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        self.slots.fill(Slot::default());
+        self.generation = 0;
+    }
+
+    /// Marks the start of a new search, so older entries are replaced first.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 0x3f;
+    }
+
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        ((key as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    /// The entry stored for `key`, if any. The score is still node-relative.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TableEntry> {
+        let slot = self.slots[self.index(key)];
+        if slot.key != key || slot.data == 0 {
+            return None;
+        }
+        let data = slot.data;
+        let bound = match (data >> 40) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        Some(TableEntry {
+            best_move: PackedMove(data as u16),
+            score: Score::from_i16((data >> 16) as u16 as i16),
+            depth: ((data >> 32) & 0xff) as i32,
+            bound,
+        })
+    }
+
+    /// Stores a result; `score` must already be node-relative.
+    #[inline]
+    pub fn store(
+        &mut self,
+        key: u64,
+        best_move: PackedMove,
+        score: Score,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let index = self.index(key);
+        let slot = &mut self.slots[index];
+        let old_depth = ((slot.data >> 32) & 0xff) as i32;
+        let old_generation = ((slot.data >> 42) & 0x3f) as u8;
+        let same_position = slot.key == key;
+        if !same_position
+            && slot.data != 0
+            && old_generation == self.generation
+            && depth + 2 < old_depth
+            && bound != Bound::Exact
+        {
+            return;
+        }
+        // Keep the old best move when the new result has none (an all-node).
+        let best_move = if best_move.is_none() && same_position {
+            PackedMove(slot.data as u16)
+        } else {
+            best_move
+        };
+        let bound_bits: u64 = match bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        slot.key = key;
+        slot.data = best_move.0 as u64
+            | (score.to_i16() as u16 as u64) << 16
+            | (depth.clamp(0, 255) as u64) << 32
+            | bound_bits << 40
+            | (self.generation as u64) << 42;
+    }
+
+    /// Permille of sampled entries written by the current search (UCI's `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.slots.len().min(1000);
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|slot| slot.data != 0 && ((slot.data >> 42) & 0x3f) as u8 == self.generation)
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+/// Allocates `count` empty slots without touching their memory: the operating system hands out
+/// zeroed pages lazily, so a large table costs nothing until it is used, and a failed allocation is
+/// `None` instead of an abort.
+fn allocate_zeroed(count: usize) -> Option<Box<[Slot]>> {
+    let layout = std::alloc::Layout::array::<Slot>(count).ok()?;
+    if layout.size() == 0 {
+        return None;
+    }
+    // SAFETY: the layout has a non-zero size; all-zero bytes are a valid `Slot` (two u64s); the
+    // boxed slice owns exactly the allocation made with the layout of `[Slot; count]`, which is the
+    // layout its drop deallocates with.
+    unsafe {
+        let pointer = std::alloc::alloc_zeroed(layout).cast::<Slot>();
+        if pointer.is_null() {
+            return None;
+        }
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+            pointer, count,
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Square;
+
+    #[test]
+    fn stores_and_finds_with_mate_scores() {
+        let mut table = TranspositionTable::new(1).unwrap();
+        table.new_search();
+        let m = Move::Normal {
+            role: Role::Pawn,
+            from: Square::E7,
+            capture: None,
+            to: Square::E8,
+            promotion: Some(Role::Knight),
+        };
+        let score = Score::mate_in(7).to_tt(4);
+        table.store(0xdead_beef, PackedMove::new(m), score, 9, Bound::Lower);
+        let entry = table.probe(0xdead_beef).unwrap();
+        assert_eq!(entry.best_move, PackedMove::new(m));
+        assert_eq!(entry.score.from_tt(4), Score::mate_in(7));
+        assert_eq!(entry.depth, 9);
+        assert_eq!(entry.bound, Bound::Lower);
+        assert!(table.probe(0xdead_bef0).is_none());
+        assert!(table.hashfull() <= 1000);
+        table.clear();
+        assert!(table.probe(0xdead_beef).is_none());
+    }
+
+    #[test]
+    fn size_is_bounded() {
+        assert!(TranspositionTable::new(0).is_err());
+        assert!(TranspositionTable::new(MAX_HASH_MB + 1).is_err());
+        assert_eq!(
+            TranspositionTable::new(2).unwrap().slots.len(),
+            2 * 1024 * 1024 / 16
+        );
+    }
+}

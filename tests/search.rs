@@ -1,0 +1,279 @@
+//! Guards the search's chess knowledge: mates in 1, 2 and 3 found with exact mate distances,
+//! checkmate and stalemate scored apart, repetition avoided when winning and sought when losing,
+//! the 50-move rule, mate scores surviving the transposition table, and the limits honoured.
+
+use std::time::{Duration, Instant};
+
+use ferrochess::limits::{SearchLimits, StopFlag};
+use ferrochess::position::{Position, START_FEN, move_to_uci};
+use ferrochess::score::{Score, ScoreKind};
+use ferrochess::search::{SearchResult, Searcher};
+
+fn search_game(fen: &str, moves: &[&str], limits: SearchLimits, multipv: usize) -> SearchResult {
+    let mut position = Position::from_fen_and_moves(fen, moves).unwrap();
+    let mut searcher = Searcher::new(16).unwrap();
+    searcher
+        .search(
+            &mut position,
+            &limits,
+            multipv,
+            &StopFlag::new(),
+            &mut |_| true,
+        )
+        .unwrap()
+}
+
+fn search(fen: &str, depth: u32) -> SearchResult {
+    search_game(fen, &[], SearchLimits::depth(depth), 1)
+}
+
+fn best(result: &SearchResult) -> String {
+    move_to_uci(result.best_move.expect("a legal move exists"))
+}
+
+fn score(result: &SearchResult) -> ScoreKind {
+    result.info.lines[0].score.kind()
+}
+
+#[test]
+fn mate_in_one() {
+    let result = search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 3);
+    assert_eq!(best(&result), "a1a8");
+    assert_eq!(score(&result), ScoreKind::Mate(1));
+}
+
+#[test]
+fn mate_in_two_at_depth_four() {
+    for fen in [
+        "7k/8/8/8/8/8/R7/1R5K w - - 0 1",
+        "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1",
+    ] {
+        let result = search(fen, 4);
+        assert_eq!(score(&result), ScoreKind::Mate(2), "{fen}");
+    }
+}
+
+#[test]
+fn mate_in_three() {
+    let result = search("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 6);
+    assert_eq!(score(&result), ScoreKind::Mate(3));
+}
+
+#[test]
+fn the_mated_side_sees_its_fate_and_defends_longest() {
+    // Black to move is mated next move whatever it does (Kg8 is forced, then Rb8#).
+    let result = search("7k/R7/8/8/8/8/8/1R5K b - - 1 1", 4);
+    assert_eq!(score(&result), ScoreKind::Mate(-1));
+}
+
+#[test]
+fn checkmate_and_stalemate_are_scored_apart() {
+    // No legal move: checkmated or stalemated, the search reports no move either way.
+    let checkmated = search("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", 3);
+    assert!(checkmated.best_move.is_none());
+    let stalemated = search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 3);
+    assert!(stalemated.best_move.is_none());
+    // One move before: White can mate (Qf8#) or stalemate (Qf7); the first scores as mate, and
+    // every stalemating move as a draw.
+    let all = search_game(
+        "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1",
+        &[],
+        SearchLimits::depth(3),
+        64,
+    );
+    assert_eq!(all.info.lines[0].score.kind(), ScoreKind::Mate(1));
+    let stalemating = all
+        .info
+        .lines
+        .iter()
+        .find(|line| move_to_uci(line.pv[0]) == "f1f7")
+        .unwrap();
+    assert_eq!(stalemating.score, Score::DRAW);
+}
+
+#[test]
+fn stalemating_oneself_escapes_mate_and_scores_a_draw() {
+    // Black (to move) is lost: White threatens Qg7#. Black's only way out is to give up the rook with
+    // check, after which the forced capture leaves Black stalemated: a draw, not a loss.
+    let fen = "7k/5K1p/7P/8/8/8/6Q1/r7 b - - 0 1";
+    let result = search(fen, 5);
+    assert_eq!(
+        score(&result),
+        ScoreKind::Centipawns(0),
+        "{:?}",
+        result.info.lines[0]
+    );
+}
+
+#[test]
+fn repetition_is_sought_when_losing() {
+    // Black lacks its queen. The position after 1.Nf3 Nf6 2.Ng1 Ng8 has occurred twice; Black to move
+    // can make it occur a third time with Ng8: a draw, better than anything else it has.
+    let fen = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let moves = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"];
+    let result = search_game(fen, &moves, SearchLimits::depth(4), 1);
+    assert_eq!(best(&result), "f6g8");
+    assert_eq!(result.info.lines[0].score, Score::DRAW);
+}
+
+#[test]
+fn repetition_is_avoided_when_winning() {
+    // The same game with White to move: Ng1 would repeat a position for the third time. White, a queen
+    // up, scores that move as a draw and plays another.
+    let fen = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let moves = [
+        "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6",
+    ];
+    let result = search_game(fen, &moves, SearchLimits::depth(4), 64);
+    assert_ne!(best(&result), "f3g1");
+    assert!(result.info.lines[0].score.value() > 500);
+    let repeating = result
+        .info
+        .lines
+        .iter()
+        .find(|line| move_to_uci(line.pv[0]) == "f3g1")
+        .unwrap();
+    assert_eq!(repeating.score, Score::DRAW);
+}
+
+#[test]
+fn fifty_move_rule() {
+    // A rook up, but the next quiet move is the 100th reversible ply: a draw...
+    let drawn = search("8/8/8/4k3/8/8/8/R3K3 w - - 99 80", 4);
+    assert_eq!(score(&drawn), ScoreKind::Centipawns(0));
+    // ...while with a fresh clock it is winning,
+    let fresh = search("8/8/8/4k3/8/8/8/R3K3 w - - 0 80", 4);
+    assert!(fresh.info.lines[0].score.value() > 300);
+    // and checkmate delivered on the 100th ply still counts as mate.
+    let mate = search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80", 3);
+    assert_eq!(score(&mate), ScoreKind::Mate(1));
+}
+
+#[test]
+fn mate_scores_survive_the_transposition_table() {
+    // Searching the same mate twice with one engine: the second search starts from table entries and
+    // must report the same mate distance.
+    let mut searcher = Searcher::new(16).unwrap();
+    let fen = "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1";
+    for _ in 0..2 {
+        let mut position = Position::from_fen(fen).unwrap();
+        let result = searcher
+            .search(
+                &mut position,
+                &SearchLimits::depth(7),
+                1,
+                &StopFlag::new(),
+                &mut |_| true,
+            )
+            .unwrap();
+        assert_eq!(result.info.lines[0].score.kind(), ScoreKind::Mate(3));
+    }
+}
+
+#[test]
+fn multipv_lines_are_distinct_and_sorted() {
+    let result = search_game(START_FEN, &[], SearchLimits::depth(4), 4);
+    let lines = &result.info.lines;
+    assert_eq!(lines.len(), 4);
+    for pair in lines.windows(2) {
+        assert!(pair[0].score >= pair[1].score);
+        assert_ne!(pair[0].pv[0], pair[1].pv[0]);
+    }
+}
+
+#[test]
+fn limits_are_honoured() {
+    let nodes = search_game(
+        START_FEN,
+        &[],
+        SearchLimits {
+            nodes: Some(5_000),
+            ..Default::default()
+        },
+        1,
+    );
+    assert!(nodes.info.nodes <= 5_000);
+    assert!(nodes.best_move.is_some());
+    // A single node still yields a legal move.
+    let one = search_game(
+        START_FEN,
+        &[],
+        SearchLimits {
+            nodes: Some(1),
+            ..Default::default()
+        },
+        1,
+    );
+    assert!(one.best_move.is_some());
+    let mate = search_game(
+        "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1",
+        &[],
+        SearchLimits {
+            mate: Some(3),
+            ..Default::default()
+        },
+        1,
+    );
+    assert_eq!(mate.info.lines[0].score.kind(), ScoreKind::Mate(3));
+}
+
+#[test]
+fn stop_flag_ends_an_unlimited_search() {
+    let stop = StopFlag::new();
+    let remote = stop.clone();
+    let handle = std::thread::spawn(move || {
+        let mut position = Position::from_fen(START_FEN).unwrap();
+        let mut searcher = Searcher::new(16).unwrap();
+        searcher
+            .search(
+                &mut position,
+                &SearchLimits::default(),
+                1,
+                &stop,
+                &mut |_| true,
+            )
+            .unwrap()
+    });
+    std::thread::sleep(Duration::from_millis(100));
+    remote.stop();
+    let result = handle.join().unwrap();
+    assert!(result.best_move.is_some());
+}
+
+#[test]
+fn callback_can_end_the_search() {
+    let mut position = Position::from_fen(START_FEN).unwrap();
+    let mut searcher = Searcher::new(16).unwrap();
+    let mut iterations = 0;
+    let result = searcher
+        .search(
+            &mut position,
+            &SearchLimits::depth(20),
+            1,
+            &StopFlag::new(),
+            &mut |_| {
+                iterations += 1;
+                iterations < 3
+            },
+        )
+        .unwrap();
+    assert_eq!(iterations, 3);
+    assert_eq!(result.info.depth, 3);
+}
+
+#[test]
+fn movetime_returns_a_move() {
+    // Not a timing assertion (machines are noisy): the search ends by itself and gives a move.
+    let start = Instant::now();
+    let result = search_game(
+        START_FEN,
+        &[],
+        SearchLimits {
+            movetime: Some(Duration::from_millis(50)),
+            ..Default::default()
+        },
+        1,
+    );
+    assert!(result.best_move.is_some());
+    assert!(start.elapsed() < Duration::from_secs(30));
+}

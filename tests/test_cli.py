@@ -1,0 +1,103 @@
+"""Guards the command line, run as ``python -m ferrochess`` in a subprocess: bestmove, perft
+and bench print their results and exit 0; bad input exits 2, names the input, shows no traceback."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+
+import chess
+import ferrochess
+import pytest
+from positions import CHECKMATED_FEN, KIWIPETE_FEN, MATE_IN_ONE_FEN, START_FEN
+
+TIMEOUT = 300  # a failure guard against hangs only
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ferrochess", *args],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+
+
+def assert_usage_error(process: subprocess.CompletedProcess[str], *named: str) -> None:
+    assert process.returncode == 2, process
+    assert process.stdout == ""
+    assert "Traceback" not in process.stderr, process.stderr
+    for fragment in named:
+        assert fragment in process.stderr, f"{fragment!r} not named in {process.stderr!r}"
+
+
+def test_bestmove_prints_a_legal_move() -> None:
+    process = run("bestmove", KIWIPETE_FEN, "--depth", "3")
+    assert process.returncode == 0, process.stderr
+    uci = process.stdout.strip()
+    assert chess.Move.from_uci(uci) in chess.Board(KIWIPETE_FEN).legal_moves
+    assert process.stdout == uci + "\n"
+
+
+def test_bestmove_finds_mate() -> None:
+    process = run("bestmove", MATE_IN_ONE_FEN, "--depth", "2")
+    assert (process.returncode, process.stdout) == (0, "a1a8\n")
+
+
+def test_bestmove_without_legal_move_prints_none() -> None:
+    process = run("bestmove", CHECKMATED_FEN, "--depth", "2")
+    assert (process.returncode, process.stdout) == (0, "(none)\n")
+
+
+def test_perft_prints_the_count() -> None:
+    process = run("perft", START_FEN, "3")
+    assert (process.returncode, process.stdout) == (0, "8902\n")
+
+
+def test_bench_prints_signature() -> None:
+    process = run("bench", "--depth", "2")
+    assert process.returncode == 0, process.stderr
+    out = process.stdout
+    match = re.search(r"^Bench: (\d+)$", out, re.MULTILINE)
+    assert match, out
+    assert int(match.group(1)) == ferrochess.bench(2)["nodes"], "bench must be deterministic"
+    assert re.search(r"^Positions: [1-9]\d*$", out, re.MULTILINE), out
+    assert re.search(r"^Depth: 2$", out, re.MULTILINE), out
+    assert re.search(r"^Time: \d+\.\d+ s$", out, re.MULTILINE), out
+    assert re.search(r"^Nodes/s: \d+$", out, re.MULTILINE), out
+
+
+def test_bad_fen_exits_2_naming_it() -> None:
+    fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1"
+    assert_usage_error(run("bestmove", fen, "--depth", "2"), fen)
+    assert_usage_error(run("perft", fen, "2"), fen)
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["bestmove", START_FEN, "--depth", "0"], "0"),
+        (["bestmove", START_FEN, "--depth", "many"], "many"),
+        (["perft", START_FEN, "-1"], "-1"),
+        (["perft", START_FEN, "deep"], "deep"),
+        (["bench", "--depth", "999"], "999"),
+        (["castle"], "castle"),
+        ([], "COMMAND"),
+    ],
+    ids=repr,
+)
+def test_bad_arguments_exit_2(args: list[str], named: str) -> None:
+    assert_usage_error(run(*args), named)
+
+
+def test_console_script() -> None:
+    script = shutil.which("ferrochess")
+    if script is None:
+        pytest.skip("the ferrochess console script is not installed on PATH")
+    process = subprocess.run(
+        [script, "perft", START_FEN, "1"], capture_output=True, text=True, timeout=TIMEOUT
+    )
+    assert (process.returncode, process.stdout) == (0, "20\n")

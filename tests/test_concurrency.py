@@ -1,0 +1,107 @@
+"""Guards thread safety and GIL release: independent Engines and select_move calls run
+concurrently and stay correct, one shared Engine serialises its callers, and a search releases the
+GIL so that another thread can stop it (proven by an Event handshake, not by timing)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+import chess
+import chess.engine
+from ferrochess import Engine, select_move
+from positions import KIWIPETE_FEN, MIDDLEGAME_FEN, START_FEN, assert_legal
+
+Limit = chess.engine.Limit
+T = TypeVar("T")
+GUARD_SECONDS = 120.0  # a failure guard against hangs, never a performance assertion
+# Bounds the "long" search so that, were the GIL held, it would end by itself (tens of seconds)
+# instead of hanging: the main thread would then only get to run after it, and the search would
+# report this many nodes instead of the few it searched before stop().
+NODE_BOUND = 100_000_000
+FENS = [
+    START_FEN,
+    KIWIPETE_FEN,
+    MIDDLEGAME_FEN,
+    "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+]
+
+
+def run_together(tasks: list[Callable[[], T]]) -> list[T]:
+    """Run the tasks in one thread each, released at once by a barrier; return their results."""
+    barrier = threading.Barrier(len(tasks))
+
+    def start(task: Callable[[], T]) -> T:
+        barrier.wait(timeout=GUARD_SECONDS)
+        return task()
+
+    with ThreadPoolExecutor(max_workers=len(tasks)) as pool:
+        futures = [pool.submit(start, task) for task in tasks]
+        return [future.result(timeout=GUARD_SECONDS) for future in futures]
+
+
+def test_engines_in_four_threads() -> None:
+    def search(fen: str) -> Callable[[], chess.engine.PlayResult]:
+        def task() -> chess.engine.PlayResult:
+            with Engine(hash_mb=8) as engine:
+                return engine.play(chess.Board(fen), Limit(depth=5))
+
+        return task
+
+    results = run_together([search(fen) for fen in FENS])
+    for fen, result in zip(FENS, results):
+        assert result.move in chess.Board(fen).legal_moves
+
+
+def test_select_move_in_four_threads() -> None:
+    expected = [select_move(fen, 4) for fen in FENS]
+    results = run_together([lambda fen=fen: select_move(fen, 4) for fen in FENS])  # type: ignore[misc]
+    for fen, uci in zip(FENS, results):
+        assert_legal(chess.Board(fen), uci)
+    assert results == expected, "concurrent calls must not disturb each other's searches"
+
+
+def test_one_engine_shared_by_two_threads() -> None:
+    with Engine() as engine:
+        fens = [KIWIPETE_FEN, MIDDLEGAME_FEN]
+        results = run_together(
+            [lambda fen=fen: engine.play(chess.Board(fen), Limit(depth=5)) for fen in fens]  # type: ignore[misc]
+        )
+        for fen, result in zip(fens, results):
+            assert result.move in chess.Board(fen).legal_moves
+            assert result.info["depth"] == 5
+
+
+def test_search_releases_the_gil_so_stop_works() -> None:
+    board = chess.Board(MIDDLEGAME_FEN)
+    searching = threading.Event()
+    outcome: dict[str, object] = {}
+
+    def on_iteration(info: chess.engine.InfoDict) -> None:
+        searching.set()
+
+    with Engine() as engine:
+
+        def long_search() -> None:
+            try:
+                limit = Limit(depth=40, nodes=NODE_BOUND)
+                outcome["info"] = engine.analyse(board, limit, callback=on_iteration)
+            except BaseException as error:  # reported by the main thread
+                outcome["error"] = error
+
+        worker = threading.Thread(target=long_search, daemon=True)
+        worker.start()
+        assert searching.wait(GUARD_SECONDS), "the search never completed an iteration"
+        # Python code runs here while the search is under way: the GIL is not held by it.
+        engine.stop()
+        worker.join(GUARD_SECONDS)
+        assert not worker.is_alive(), "stop() did not end the search"
+
+    assert "error" not in outcome, outcome.get("error")
+    info = outcome["info"]
+    assert isinstance(info, dict)
+    assert info["pv"][0] in board.legal_moves
+    assert 1 <= info["depth"] < 40
+    assert info["nodes"] < NODE_BOUND, "the search ran to its node bound: stop() came too late"
