@@ -42,6 +42,13 @@ def assert_legal(board: chess.Board, uci: str | None) -> chess.Move:
     return move
 
 
+def assert_legal_move(board: chess.Board, move: chess.Move | None) -> chess.Move:
+    """Assert ``move`` is not None and is legal on ``board``; return it."""
+    assert move is not None, f"no move returned for {board.fen()}"
+    assert move in board.legal_moves, f"{move} is not legal in {board.fen()}"
+    return move
+
+
 def assert_pv_legal(board: chess.Board, pv: list[chess.Move]) -> None:
     """Assert ``pv`` is a non-empty sequence of moves, each legal after the previous ones."""
     assert pv, "empty principal variation"

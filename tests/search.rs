@@ -93,16 +93,39 @@ fn checkmate_and_stalemate_are_scored_apart() {
 
 #[test]
 fn stalemating_oneself_escapes_mate_and_scores_a_draw() {
-    // Black (to move) is lost: White threatens Qg7#. Black's only way out is to give up the rook with
-    // check, after which the forced capture leaves Black stalemated: a draw, not a loss.
-    let fen = "7k/5K1p/7P/8/8/8/6Q1/r7 b - - 0 1";
-    let result = search(fen, 5);
-    assert_eq!(
-        score(&result),
-        ScoreKind::Centipawns(0),
+    // Black (Ka1, Rd2, Pd4) is lost against Ka3, Qb3: every move but one allows mate. Rd3 pins the
+    // queen to its king; if White takes (Qxd3), Black has no legal move and is not in check:
+    // stalemate. The search must see that escape, not score Black as mated.
+    let fen = "8/8/8/8/3p4/KQ6/3r4/k7 b - - 0 1";
+    let result = search_game(fen, &[], SearchLimits::depth(6), 64);
+    let lines = &result.info.lines;
+    assert_eq!(move_to_uci(lines[0].pv[0]), "d2d3");
+    assert!(
+        matches!(lines[0].score.kind(), ScoreKind::Centipawns(cp) if cp.abs() < 100),
         "{:?}",
-        result.info.lines[0]
+        lines[0]
     );
+    for line in &lines[1..] {
+        assert!(
+            matches!(line.score.kind(), ScoreKind::Mate(moves) if moves < 0),
+            "{} should lose to mate: {:?}",
+            move_to_uci(line.pv[0]),
+            line.score
+        );
+    }
+    // After Rd3, White's capture Qxd3 stalemates Black: scored exactly as a draw. (White does better
+    // to decline with a king move, into a drawish pawn ending.)
+    let after = search_game(fen, &["d2d3"], SearchLimits::depth(5), 64);
+    let capture = after
+        .info
+        .lines
+        .iter()
+        .find(|line| move_to_uci(line.pv[0]) == "b3d3")
+        .unwrap();
+    assert_eq!(capture.score, Score::DRAW);
+    // The stalemated position itself offers no move.
+    let stalemate = search("8/8/8/8/3p4/K2Q4/8/k7 b - - 0 2", 3);
+    assert!(stalemate.best_move.is_none());
 }
 
 #[test]

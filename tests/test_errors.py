@@ -23,7 +23,7 @@ from ferrochess import (
     perft,
     select_move,
 )
-from positions import START_FEN, assert_legal
+from positions import START_FEN, assert_legal, assert_legal_move
 
 Limit = chess.engine.Limit
 
@@ -34,7 +34,7 @@ def library_still_works() -> Iterator[None]:
     yield
     assert_legal(chess.Board(), select_move(START_FEN, 2))
     with Engine() as engine:
-        assert engine.play(chess.Board(), Limit(depth=2)).move in chess.Board().legal_moves
+        assert_legal_move(chess.Board(), engine.play(chess.Board(), Limit(depth=2)).move)
 
 
 def assert_quotes(error: BaseException, *fragments: str) -> None:
@@ -148,7 +148,8 @@ def test_malformed_move_in_history(move: str) -> None:
 
 # --- bad depths, limits and settings --------------------------------------------------------
 
-BAD_SEARCH_DEPTHS = [0, -1, ferrochess.MAX_DEPTH + 1]
+HUGE = 2**70  # beyond any machine integer: must still be a clean InvalidLimitError
+BAD_SEARCH_DEPTHS = [0, -1, ferrochess.MAX_DEPTH + 1, HUGE]
 
 
 @pytest.mark.parametrize("depth", BAD_SEARCH_DEPTHS)
@@ -158,7 +159,7 @@ def test_select_move_bad_depth(depth: int) -> None:
     assert_quotes(info.value, str(depth))
 
 
-@pytest.mark.parametrize("depth", [-1, ferrochess.MAX_DEPTH + 1])
+@pytest.mark.parametrize("depth", [-1, ferrochess.MAX_DEPTH + 1, HUGE])
 def test_perft_bad_depth(depth: int) -> None:
     with pytest.raises(InvalidLimitError) as info:
         perft(START_FEN, depth)
@@ -179,7 +180,9 @@ BAD_LIMITS = {
     "negative time": (Limit(time=-1.5), "-1.5"),
     "nan time": (Limit(time=math.nan), "nan"),
     "inf time": (Limit(time=math.inf), "inf"),
+    "depth huge": (Limit(depth=HUGE), str(HUGE)),
     "negative nodes": (Limit(nodes=-5), "-5"),
+    "huge nodes": (Limit(nodes=HUGE), str(HUGE)),
     "nan black clock": (Limit(white_clock=1.0, black_clock=math.nan), "nan"),
     "inf white clock": (Limit(white_clock=math.inf, black_clock=1.0), "inf"),
 }
@@ -212,7 +215,7 @@ def test_core_search_without_limit_is_rejected() -> None:
         _core.Engine().search(START_FEN, [])
 
 
-@pytest.mark.parametrize("hash_mb", [0, -1, ferrochess.MAX_HASH_MB + 1, 10**7])
+@pytest.mark.parametrize("hash_mb", [0, -1, ferrochess.MAX_HASH_MB + 1, 10**7, HUGE])
 def test_bad_hash_size(hash_mb: int) -> None:
     with pytest.raises(InvalidLimitError) as info:
         Engine(hash_mb=hash_mb)
@@ -239,7 +242,7 @@ def test_non_position_raises_type_error_naming_type(value: object, type_name: st
         lambda: select_move(value, 1),  # type: ignore[arg-type]
         lambda: perft(value, 1),  # type: ignore[arg-type]
         lambda: Engine().play(value, Limit(depth=1)),  # type: ignore[arg-type]
-        lambda: Engine().analyse(value, Limit(depth=1)),  # type: ignore[arg-type]
+        lambda: Engine().analyse(value, Limit(depth=1)),  # type: ignore[call-overload]
     ):
         with pytest.raises(TypeError) as info:
             call()

@@ -22,6 +22,7 @@ from positions import (
     REPETITION_ROOT_FEN,
     START_FEN,
     assert_legal,
+    assert_legal_move,
     board_with_history,
 )
 
@@ -129,7 +130,7 @@ def test_repeating_history_is_handled() -> None:
     assert_legal(board, select_move(board, 3))
     with Engine() as engine:
         result = engine.play(board, Limit(depth=3))
-        assert result.move in board.legal_moves
+        assert_legal_move(board, result.move)
         info = engine.analyse(board, Limit(depth=3))
         assert isinstance(info["score"], chess.engine.PovScore)
 

@@ -28,7 +28,7 @@ MAX_DEPTH: int
 """The deepest search or perft depth accepted, in plies (64)."""
 
 MAX_HASH_MB: int
-"""The largest transposition table accepted, in mebibytes (65536)."""
+"""The largest transposition table accepted, in mebibytes (16384)."""
 
 BENCH_DEPTH: int
 """The search depth :func:`bench` uses when none is given."""
@@ -44,6 +44,16 @@ class _Line(TypedDict):
     """Moves to mate: > 0 the side to move mates, < 0 it is mated; None for a centipawn score."""
     pv: list[str]
     """The principal variation in UCI notation, starting with this line's first move."""
+
+class _SearchStats(TypedDict):
+    """Counters of one search, for studying how the search behaves."""
+
+    quiescence_nodes: int
+    """Nodes visited by the quiescence search (included in ``nodes``)."""
+    cutoffs: int
+    """Beta cut-offs in the main search."""
+    tt_hits: int
+    """Transposition table probes that found the position."""
 
 class _SearchInfo(TypedDict):
     """A search result, also passed to the callback after every completed iteration."""
@@ -68,6 +78,8 @@ class _SearchInfo(TypedDict):
     """Tablebase hits (always 0 for now)."""
     lines: list[_Line]
     """Principal variations, best first; empty when there is no legal move."""
+    stats: _SearchStats
+    """Search counters."""
 
 class _BenchResult(TypedDict):
     """The signature of a :func:`bench` run."""
@@ -100,7 +112,7 @@ def perft(fen: str, depth: int) -> int:
     Raises InvalidFenError for a bad FEN and InvalidLimitError unless 0 <= depth <= MAX_DEPTH.
     """
 
-def bench(depth: int = ...) -> _BenchResult:
+def bench(depth: int | None = None) -> _BenchResult:
     """Search the fixed bench positions to ``depth`` (default BENCH_DEPTH) with a fresh engine.
 
     The total node count is deterministic for a given build of the search: it is the signature
@@ -121,8 +133,8 @@ class Engine:
     taken with the GIL released. :meth:`stop` may be called from any thread at any time.
     """
 
-    def __new__(cls, hash_mb: int = 16, seed: int | None = None) -> Engine:
-        """Create an engine with a ``hash_mb`` mebibyte transposition table.
+    def __new__(cls, hash_mb: int | None = None, seed: int | None = None) -> Engine:
+        """Create an engine with a ``hash_mb`` mebibyte transposition table (None: 16).
 
         ``seed`` fixes any randomness (None: none used). Raises InvalidLimitError unless
         1 <= hash_mb <= MAX_HASH_MB.
@@ -142,15 +154,16 @@ class Engine:
         black_inc: float | None = None,
         remaining_moves: int | None = None,
         mate: int | None = None,
-        multipv: int = 1,
+        multipv: int | None = None,
         callback: Callable[[_SearchInfo], object] | None = None,
     ) -> _SearchInfo:
         """Search ``fen`` after ``moves`` (UCI, default none) within the limits; return the result.
 
         Limits mirror chess.engine.Limit (times in seconds; ``time`` is a fixed move time); the
         search ends at the first one reached, or when :meth:`stop` is called. ``multipv`` is the
-        number of best lines returned. ``callback`` gets the result so far after every completed
-        iteration (with the GIL held); an exception it raises stops the search and propagates.
+        number of best lines returned (None: 1). ``callback`` gets the result so far after every
+        completed iteration (with the GIL held); an exception it raises stops the search and
+        propagates.
 
         Raises InvalidFenError, IllegalMoveError, and InvalidLimitError for an out-of-range value or
         when no limit is given at all (the search would never end).

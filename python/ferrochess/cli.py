@@ -1,7 +1,8 @@
 """The ``ferrochess`` command line: ``bestmove``, ``perft`` and ``bench``.
 
 Contract: results go to stdout and the exit status is 0; bad input (a FEN, a move, a depth) prints
-one line naming it on stderr and exits with status 2, never with a traceback. Ctrl-C exits 130.
+one line naming it on stderr and exits with status 2, never with a traceback. An internal engine
+error (a bug) exits 1, Ctrl-C exits 130.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ from collections.abc import Sequence
 
 from ferrochess import _core
 from ferrochess.engine import bench, perft, select_move
-from ferrochess.exceptions import FerrochessError
+from ferrochess.exceptions import EngineError, FerrochessError
 
 __all__ = ["main"]
 
 PROG = "ferrochess"
+EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
@@ -88,7 +90,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return run(args)
-    except (FerrochessError, ValueError, TypeError) as error:
+    except EngineError as error:
+        print(f"{PROG} {args.command}: internal error: {error}", file=sys.stderr)
+        return EXIT_FAILURE
+    except FerrochessError as error:
         print(f"{PROG} {args.command}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -3,7 +3,8 @@
 The core takes a position as a root FEN plus the UCI moves played from it (so repetitions in the
 game history count) and returns plain dicts; this module turns python-chess objects into the
 former and the latter into :class:`chess.Move`, :class:`chess.engine.PovScore` and
-:class:`chess.engine.InfoDict`. Nothing here validates chess: the core does that, in one place.
+:class:`chess.engine.InfoDict`. Positions, moves and limit values are validated by the core alone,
+so every such error is raised, and worded, in one place.
 """
 
 from __future__ import annotations
@@ -70,8 +71,14 @@ def to_history(board: BoardLike) -> tuple[str, list[str]]:
         return board.root().fen(), [move.uci() for move in board.move_stack]
     raise TypeError(
         f"expected a chess.Board or a FEN string, got {type(board).__module__}."
-        f"{type(board).__qualname__}: {board!r}"
+        f"{type(board).__qualname__}: {short_repr(board)}"
     )
+
+
+def short_repr(value: object, limit: int = 80) -> str:
+    """Return ``repr(value)``, cut to about ``limit`` characters for error messages."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def turn_of(root_fen: str, moves: list[str]) -> chess.Color:
@@ -94,7 +101,7 @@ def limit_to_kwargs(limit: chess.engine.Limit) -> dict[str, Any]:
     if not isinstance(limit, chess.engine.Limit):
         raise TypeError(
             f"expected a chess.engine.Limit, got {type(limit).__module__}."
-            f"{type(limit).__qualname__}: {limit!r}"
+            f"{type(limit).__qualname__}: {short_repr(limit)}"
         )
     kwargs = {
         name: getattr(limit, name) for name in LIMIT_FIELDS if getattr(limit, name) is not None

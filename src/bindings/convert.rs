@@ -2,13 +2,29 @@
 //! core (`limits.rs`); this only moves values across.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyInt, PyList};
 
 use crate::error::Error;
 use crate::limits::{SearchLimits, check_depth, duration_from_seconds};
 use crate::position::move_to_uci;
 use crate::score::ScoreKind;
 use crate::search::{SearchInfo, SearchResult};
+
+/// A Python int as an `i64`; one beyond that range is a bad argument quoting its value (not the
+/// `OverflowError` a plain conversion gives).
+pub fn integer(name: &'static str, value: &Bound<'_, PyInt>) -> Result<i64, Error> {
+    value
+        .extract::<i64>()
+        .map_err(|_| Error::argument(name, value, "is out of range"))
+}
+
+/// An optional Python int as an optional `i64`, see [`integer`].
+pub fn optional_integer(
+    name: &'static str,
+    value: Option<&Bound<'_, PyInt>>,
+) -> Result<Option<i64>, Error> {
+    value.map(|v| integer(name, v)).transpose()
+}
 
 /// The `chess.engine.Limit` fields, as the binding receives them.
 #[derive(Default)]
@@ -88,6 +104,13 @@ pub fn info_to_dict<'py>(py: Python<'py>, info: &SearchInfo) -> PyResult<Bound<'
         lines.append(entry)?;
     }
     dict.set_item("lines", lines)?;
+    let best_line = info
+        .lines
+        .first()
+        .map(|line| line.pv.as_slice())
+        .unwrap_or_default();
+    dict.set_item("move", best_line.first().map(|m| move_to_uci(*m)))?;
+    dict.set_item("ponder", best_line.get(1).map(|m| move_to_uci(*m)))?;
     let stats = PyDict::new(py);
     stats.set_item("quiescence_nodes", info.stats.quiescence_nodes)?;
     stats.set_item("cutoffs", info.stats.cutoffs)?;
@@ -99,7 +122,10 @@ pub fn info_to_dict<'py>(py: Python<'py>, info: &SearchInfo) -> PyResult<Bound<'
 /// A finished search as a dict: the info plus `move` and `ponder`.
 pub fn result_to_dict<'py>(py: Python<'py>, result: &SearchResult) -> PyResult<Bound<'py, PyDict>> {
     let dict = info_to_dict(py, &result.info)?;
-    dict.set_item("move", result.best_move.map(move_to_uci))?;
-    dict.set_item("ponder", result.ponder.map(move_to_uci))?;
+    debug_assert_eq!(
+        result.best_move.map(move_to_uci),
+        dict.get_item("move")?
+            .and_then(|m| m.extract::<String>().ok())
+    );
     Ok(dict)
 }

@@ -3,14 +3,18 @@
 use std::sync::{Mutex, MutexGuard};
 
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyInt};
 
-use super::convert::{LimitArguments, info_to_dict, result_to_dict};
+use super::convert::{LimitArguments, info_to_dict, optional_integer, result_to_dict};
+use super::errors::to_python;
 use super::gil::without_gil;
 use crate::error::Error;
 use crate::limits::StopFlag;
 use crate::position::Position;
 use crate::search::Searcher;
+
+/// Transposition table size when none is given, in megabytes.
+const DEFAULT_HASH_MB: i64 = 16;
 
 /// Largest number of principal variations one search may report.
 const MAX_MULTIPV: i64 = 256;
@@ -20,7 +24,7 @@ pub struct Engine {
     searcher: Mutex<Searcher>,
     stop: StopFlag,
     hash_mb: usize,
-    seed: Option<u64>,
+    seed: Option<Py<PyInt>>,
 }
 
 impl Engine {
@@ -36,8 +40,15 @@ impl Engine {
 #[pymethods]
 impl Engine {
     #[new]
-    #[pyo3(signature = (hash_mb = 16, seed = None))]
-    fn new(py: Python<'_>, hash_mb: i64, seed: Option<u64>) -> PyResult<Engine> {
+    #[pyo3(signature = (hash_mb = None, seed = None))]
+    fn new(
+        py: Python<'_>,
+        hash_mb: Option<&Bound<'_, PyInt>>,
+        seed: Option<Bound<'_, PyInt>>,
+    ) -> PyResult<Engine> {
+        let hash_mb = optional_integer("hash_mb", hash_mb)
+            .map_err(|e| to_python(py, e))?
+            .unwrap_or(DEFAULT_HASH_MB);
         let size = usize::try_from(hash_mb).unwrap_or(0);
         let searcher = without_gil(py, move || {
             if size == 0 {
@@ -49,7 +60,7 @@ impl Engine {
             searcher: Mutex::new(searcher),
             stop: StopFlag::new(),
             hash_mb: size,
-            seed,
+            seed: seed.map(Bound::unbind),
         })
     }
 
@@ -61,14 +72,14 @@ impl Engine {
 
     /// The seed given at creation (for the engine's random choices), or None.
     #[getter]
-    fn seed(&self) -> Option<u64> {
-        self.seed
+    fn seed(&self, py: Python<'_>) -> Option<Py<PyInt>> {
+        self.seed.as_ref().map(|seed| seed.clone_ref(py))
     }
 
     #[pyo3(signature = (
         fen, moves = Vec::new(), *, depth = None, nodes = None, time = None, white_clock = None,
         black_clock = None, white_inc = None, black_inc = None, remaining_moves = None, mate = None,
-        multipv = 1, callback = None
+        multipv = None, callback = None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
@@ -76,29 +87,36 @@ impl Engine {
         py: Python<'py>,
         fen: String,
         moves: Vec<String>,
-        depth: Option<i64>,
-        nodes: Option<i64>,
+        depth: Option<Bound<'py, PyInt>>,
+        nodes: Option<Bound<'py, PyInt>>,
         time: Option<f64>,
         white_clock: Option<f64>,
         black_clock: Option<f64>,
         white_inc: Option<f64>,
         black_inc: Option<f64>,
-        remaining_moves: Option<i64>,
-        mate: Option<i64>,
-        multipv: i64,
+        remaining_moves: Option<Bound<'py, PyInt>>,
+        mate: Option<Bound<'py, PyInt>>,
+        multipv: Option<Bound<'py, PyInt>>,
         callback: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let arguments = LimitArguments {
-            depth,
-            nodes,
-            time,
-            white_clock,
-            black_clock,
-            white_inc,
-            black_inc,
-            remaining_moves,
-            mate,
+        let integers = || -> Result<(LimitArguments, i64), Error> {
+            let arguments = LimitArguments {
+                depth: optional_integer("depth", depth.as_ref())?,
+                nodes: optional_integer("nodes", nodes.as_ref())?,
+                time,
+                white_clock,
+                black_clock,
+                white_inc,
+                black_inc,
+                remaining_moves: optional_integer("remaining_moves", remaining_moves.as_ref())?,
+                mate: optional_integer("mate", mate.as_ref())?,
+            };
+            Ok((
+                arguments,
+                optional_integer("multipv", multipv.as_ref())?.unwrap_or(1),
+            ))
         };
+        let (arguments, multipv) = integers().map_err(|e| to_python(py, e))?;
         // An exception raised by the callback ends the search and is re-raised here.
         let mut callback_error: Option<PyErr> = None;
         let callback_error_slot = &mut callback_error;

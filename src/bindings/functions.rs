@@ -1,8 +1,10 @@
 //! Module-level functions of `ferrochess._core`.
 
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyInt};
 
+use super::convert::integer;
+use super::errors::to_python;
 use super::gil::without_gil;
 use crate::position::{Position, move_to_uci};
 
@@ -12,22 +14,31 @@ use crate::position::{Position, move_to_uci};
 pub fn select_move(
     py: Python<'_>,
     fen: String,
-    depth: i64,
+    depth: &Bound<'_, PyInt>,
     moves: Vec<String>,
 ) -> PyResult<Option<String>> {
+    let depth = integer("depth", depth).map_err(|e| to_python(py, e))?;
     without_gil(py, move || crate::search::select_move(&fen, &moves, depth))
 }
 
 /// Leaf nodes of the legal move tree `depth` plies below `fen`.
 #[pyfunction]
-pub fn perft(py: Python<'_>, fen: String, depth: i64) -> PyResult<u64> {
+pub fn perft(py: Python<'_>, fen: String, depth: &Bound<'_, PyInt>) -> PyResult<u64> {
+    let depth = integer("depth", depth).map_err(|e| to_python(py, e))?;
     without_gil(py, move || crate::perft::perft_fen(&fen, depth))
 }
 
 /// Searches the bench positions to `depth`; returns positions, depth, nodes, time and nps.
 #[pyfunction]
-#[pyo3(signature = (depth = crate::bench::BENCH_DEPTH as i64))]
-pub fn bench(py: Python<'_>, depth: i64) -> PyResult<Bound<'_, PyDict>> {
+#[pyo3(signature = (depth = None))]
+pub fn bench<'py>(
+    py: Python<'py>,
+    depth: Option<&Bound<'py, PyInt>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let depth = match depth {
+        Some(depth) => integer("depth", depth).map_err(|e| to_python(py, e))?,
+        None => crate::bench::BENCH_DEPTH as i64,
+    };
     let report = without_gil(py, move || {
         let depth = crate::limits::check_depth(depth)?;
         crate::bench::run(depth)

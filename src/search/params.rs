@@ -1,7 +1,7 @@
 //! Search tunables, each with its unit. Values measured by matches get their Elo written beside them.
 
 /// Nodes between two looks at the clock and the stop flag.
-pub const CHECK_INTERVAL_NODES: u64 = 1024;
+pub const CHECK_INTERVAL_NODES: u64 = 256;
 
 /// Quiescence: skip a capture whose victim, plus this margin in centipawns, cannot lift the static
 /// evaluation to alpha (delta pruning).
