@@ -5,9 +5,8 @@
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
-use crate::limits::{SearchLimits, StopFlag};
 use crate::position::Position;
-use crate::search::Searcher;
+use crate::search::search_to_depth;
 
 /// Default bench depth in plies.
 pub const BENCH_DEPTH: u32 = 6;
@@ -85,15 +84,9 @@ pub fn run(depth: u32) -> Result<BenchReport, Error> {
     let mut nodes = 0;
     for fen in BENCH_POSITIONS {
         let mut position = Position::from_fen(fen)?;
-        let mut searcher = Searcher::new(BENCH_HASH_MB)?;
-        let result = searcher.search(
-            &mut position,
-            &SearchLimits::depth(depth),
-            1,
-            &StopFlag::new(),
-            &mut |_| true,
-        )?;
-        nodes += result.info.nodes;
+        nodes += search_to_depth(&mut position, BENCH_HASH_MB, depth)?
+            .info
+            .nodes;
     }
     Ok(BenchReport {
         positions: BENCH_POSITIONS.len(),

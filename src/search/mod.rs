@@ -257,6 +257,22 @@ impl Context<'_> {
     }
 }
 
+/// A one-shot fixed-depth search of `position` with a fresh engine whose table has `hash_mb` MB.
+pub fn search_to_depth(
+    position: &mut Position,
+    hash_mb: usize,
+    depth: u32,
+) -> Result<SearchResult, Error> {
+    let mut searcher = Searcher::new(hash_mb)?;
+    searcher.search(
+        position,
+        &SearchLimits::depth(depth),
+        1,
+        &StopFlag::new(),
+        &mut |_| true,
+    )
+}
+
 /// The best move at `depth` for the last position of the game `fen` + `moves` (UCI), in UCI notation;
 /// `None` when there is no legal move. A one-shot search with its own transposition table.
 pub fn select_move<S: AsRef<str>>(
@@ -266,13 +282,6 @@ pub fn select_move<S: AsRef<str>>(
 ) -> Result<Option<String>, Error> {
     let depth = crate::limits::check_depth(depth)?;
     let mut position = Position::from_fen_and_moves(fen, moves)?;
-    let mut searcher = Searcher::new(params::SELECT_MOVE_HASH_MB)?;
-    let result = searcher.search(
-        &mut position,
-        &SearchLimits::depth(depth),
-        1,
-        &StopFlag::new(),
-        &mut |_| true,
-    )?;
+    let result = search_to_depth(&mut position, params::SELECT_MOVE_HASH_MB, depth)?;
     Ok(result.best_move.map(crate::position::move_to_uci))
 }
