@@ -136,22 +136,24 @@ impl Position {
     /// Plays a legal move (the caller guarantees legality).
     #[inline]
     pub fn push(&mut self, m: Move) {
-        let state = self.current();
-        let mut board = state.board.clone();
+        // Copy the current state once, in place at the end of the stack, then play the move on it.
+        let last = self.states.len() - 1;
+        self.states.extend_from_within(last..);
+        let state = &mut self.states[last + 1];
         let incremental =
-            board.update_zobrist_hash(Zobrist64(state.key), m, EnPassantMode::PseudoLegal);
-        board.play_unchecked(m);
-        let key = match incremental {
+            state
+                .board
+                .update_zobrist_hash(Zobrist64(state.key), m, EnPassantMode::PseudoLegal);
+        state.board.play_unchecked(m);
+        state.key = match incremental {
             Some(key) => key.0,
-            None => polyglot_key(&board),
+            None => polyglot_key(&state.board),
         };
-        #[cfg(debug_assertions)]
         debug_assert_eq!(
-            key,
-            polyglot_key(&board),
+            state.key,
+            polyglot_key(&state.board),
             "incremental Zobrist key diverged"
         );
-        self.states.push(State { board, key });
     }
 
     /// Takes back the last move played with [`Position::push`] after the root.

@@ -6,7 +6,7 @@
 
 pub mod pst;
 
-use shakmaty::{Chess, Color, Position as _};
+use shakmaty::{Chess, Color, Position as _, Role};
 
 use crate::score::Score;
 
@@ -27,20 +27,26 @@ impl Tapered {
 
 /// How far the game is from the endgame: the sum of the phase weights of the pieces on the board.
 pub fn phase(board: &Chess) -> i32 {
-    board
-        .board()
-        .iter()
-        .map(|(_, piece)| pst::PHASE_WEIGHT[piece.role as usize - 1])
+    Role::ALL
+        .into_iter()
+        .map(|role| {
+            pst::PHASE_WEIGHT[role as usize - 1] * board.board().by_role(role).count() as i32
+        })
         .sum()
 }
 
 /// Material and piece placement (PeSTO tables).
 pub fn material_and_placement(board: &Chess) -> Tapered {
     let mut total = Tapered::default();
-    for (square, piece) in board.board().iter() {
-        let sign = if piece.color == Color::White { 1 } else { -1 };
-        total.middlegame += sign * pst::middlegame(piece.color, piece.role, square);
-        total.endgame += sign * pst::endgame(piece.color, piece.role, square);
+    for color in Color::ALL {
+        let sign = if color == Color::White { 1 } else { -1 };
+        let ours = board.board().by_color(color);
+        for role in Role::ALL {
+            for square in board.board().by_role(role) & ours {
+                total.middlegame += sign * pst::middlegame(color, role, square);
+                total.endgame += sign * pst::endgame(color, role, square);
+            }
+        }
     }
     total
 }

@@ -282,6 +282,6 @@ pub fn select_move<S: AsRef<str>>(
 ) -> Result<Option<String>, Error> {
     let depth = crate::limits::check_depth(depth)?;
     let mut position = Position::from_fen_and_moves(fen, moves)?;
-    let result = search_to_depth(&mut position, params::SELECT_MOVE_HASH_MB, depth)?;
+    let result = search_to_depth(&mut position, params::select_move_hash_mb(depth), depth)?;
     Ok(result.best_move.map(crate::position::move_to_uci))
 }

@@ -1,5 +1,6 @@
 //! The main search: negamax with alpha-beta, a transposition table and a check extension.
 
+use arrayvec::ArrayVec;
 use shakmaty::{Move, Position as _};
 
 use super::Context;
@@ -121,22 +122,13 @@ impl Context<'_> {
 
         // Step 9. Order: TT move, captures by MVV-LVA, killers, history.
         let side = self.position.board().turn();
-        let mut scores = [0i32; 256];
-        score_moves(
-            &moves,
-            tt_move,
-            self.killers.get(ply),
-            self.history,
-            side,
-            &mut scores,
-        );
+        let mut scores = score_moves(&moves, tt_move, self.killers.get(ply), self.history, side);
 
         // Step 10. Search each move; a move that reaches beta cuts the node off.
         let original_alpha = alpha;
         let mut best_score = -Score::INFINITE;
         let mut best_move = None;
-        let mut quiets_tried: [Option<Move>; 64] = [None; 64];
-        let mut quiet_count = 0;
+        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         for index in 0..moves.len() {
             pick_next(&mut moves, &mut scores, index);
             let m = moves[index];
@@ -160,17 +152,17 @@ impl Context<'_> {
                             self.killers.add(ply, m);
                             let bonus = depth * depth;
                             self.history.update(side, m, bonus);
-                            for tried in quiets_tried.iter().take(quiet_count).flatten() {
-                                self.history.update(side, *tried, -bonus);
+                            for &tried in &quiets_tried {
+                                self.history.update(side, tried, -bonus);
                             }
                         }
                         break;
                     }
                 }
             }
-            if is_quiet(m) && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = Some(m);
-                quiet_count += 1;
+            if is_quiet(m) {
+                // Past 64 quiet moves the malus stops: those moves were tried last anyway.
+                let _ = quiets_tried.try_push(m);
             }
         }
 

@@ -1,6 +1,7 @@
 //! Move ordering: the transposition table move, then captures by MVV-LVA (and queen promotions),
 //! then the two killer moves of the ply, then quiet moves by history, then underpromotions.
 
+use arrayvec::ArrayVec;
 use shakmaty::{Color, Move, MoveList, Role};
 
 use super::params::{HISTORY_MAX, ORDERING_VALUE_CP};
@@ -100,6 +101,9 @@ pub fn mvv_lva(m: Move) -> i32 {
     10 * (victim + promotion) - role_value(m.role()) / 10
 }
 
+/// Ordering scores of a move list, one per move, same indices (no zero-filling of unused slots).
+pub type MoveScores = ArrayVec<i32, 256>;
+
 /// Ordering scores for `moves`, one per move, same indices.
 pub fn score_moves(
     moves: &MoveList,
@@ -107,10 +111,10 @@ pub fn score_moves(
     killers: [Option<Move>; 2],
     history: &History,
     side: Color,
-    scores: &mut [i32],
-) {
-    for (index, &m) in moves.iter().enumerate() {
-        scores[index] = if !tt_move.is_none() && PackedMove::new(m) == tt_move {
+) -> MoveScores {
+    let mut scores = MoveScores::new();
+    for &m in moves.iter() {
+        scores.push(if !tt_move.is_none() && PackedMove::new(m) == tt_move {
             TT_MOVE
         } else if m.is_capture() || m.promotion() == Some(Role::Queen) {
             GOOD_CAPTURE + mvv_lva(m)
@@ -122,8 +126,14 @@ pub fn score_moves(
             SECOND_KILLER
         } else {
             history.get(side, m)
-        };
+        });
     }
+    scores
+}
+
+/// Capture ordering for the quiescence search: MVV-LVA only.
+pub fn score_captures(moves: &MoveList) -> MoveScores {
+    moves.iter().map(|&m| mvv_lva(m)).collect()
 }
 
 /// Moves the best-scored move among `start..` to `start` (selection sort, one step at a time, so a

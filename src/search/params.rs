@@ -16,5 +16,18 @@ pub const ORDERING_VALUE_CP: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
 /// Upper bound of a history score; the update uses "gravity" so values stay within it.
 pub const HISTORY_MAX: i32 = 16_384;
 
-/// Transposition table size used by the one-shot `select_move`, in megabytes.
-pub const SELECT_MOVE_HASH_MB: usize = 16;
+/// Transposition table size used by the one-shot `select_move`, in megabytes: 2 MB at depth 3,
+/// doubling with each ply up to 16 MB (a shallow search touches few entries, and a large table
+/// costs its clearing on every call).
+pub fn select_move_hash_mb(depth: u32) -> usize {
+    1 << depth.saturating_sub(2).clamp(1, 4)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn select_move_table_grows_with_depth() {
+        let sizes: Vec<usize> = (1..=8).map(super::select_move_hash_mb).collect();
+        assert_eq!(sizes, [2, 2, 2, 4, 8, 16, 16, 16]);
+    }
+}

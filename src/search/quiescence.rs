@@ -4,7 +4,7 @@
 use shakmaty::{Position as _, Role};
 
 use super::Context;
-use super::ordering::{mvv_lva, role_value};
+use super::ordering::{pick_next, role_value, score_captures};
 use super::params::{BIG_DELTA_CP, DELTA_MARGIN_CP};
 use crate::score::{MAX_PLY, Score};
 
@@ -53,12 +53,9 @@ impl Context<'_> {
             moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
         }
 
-        let mut scores = [0i32; 256];
-        for (index, m) in moves.iter().enumerate() {
-            scores[index] = mvv_lva(*m);
-        }
+        let mut scores = score_captures(&moves);
         for index in 0..moves.len() {
-            super::ordering::pick_next(&mut moves, &mut scores, index);
+            pick_next(&mut moves, &mut scores, index);
             let m = moves[index];
             // Delta pruning, per move: this capture cannot lift the score to alpha.
             if !in_check
