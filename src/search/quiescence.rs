@@ -1,7 +1,7 @@
 //! Quiescence search: at the horizon, play captures and queen promotions until the position is quiet,
 //! so the evaluation is never taken in the middle of an exchange.
 
-use shakmaty::{Position as _, Role};
+use shakmaty::{Bitboard, Position as _, Rank, Role};
 
 use super::Context;
 use super::ordering::{pick_next, role_value, score_captures};
@@ -26,16 +26,10 @@ impl Context<'_> {
 
         let board = self.position.board();
         let in_check = board.is_check();
-        let mut moves = board.legal_moves();
-        if moves.is_empty() {
-            return if in_check {
-                Score::mated_in(ply)
-            } else {
-                Score::DRAW
-            };
-        }
 
-        // Stand pat: the side to move may decline every capture (not when in check).
+        // Stand pat: the side to move may decline every capture (not when in check). Deciding this
+        // before generating moves saves the generation at most nodes; the price is that a
+        // stalemate is not seen where standing pat already fails high.
         let mut best_score = -Score::INFINITE;
         let mut stand_pat = -Score::INFINITE;
         if !in_check {
@@ -44,12 +38,24 @@ impl Context<'_> {
                 return stand_pat;
             }
             // Delta pruning, whole node: not even winning a queen would reach alpha.
-            let promotion_possible = moves.iter().any(|m| m.is_promotion());
+            let seventh_rank = Bitboard::from_rank(board.turn().relative_rank(Rank::Seventh));
+            let promotion_possible = (board.our(Role::Pawn) & seventh_rank).any();
             if !promotion_possible && stand_pat + BIG_DELTA_CP < alpha {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
             best_score = stand_pat;
+        }
+
+        let mut moves = board.legal_moves();
+        if moves.is_empty() {
+            return if in_check {
+                Score::mated_in(ply)
+            } else {
+                Score::DRAW
+            };
+        }
+        if !in_check {
             moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
         }
 
