@@ -1,7 +1,7 @@
 .DEFAULT_GOAL := help
 PYTHON ?= python3
 
-.PHONY: help dev lint test test-rust test-python bench
+.PHONY: help dev lint test test-rust test-python bench bench-tutorial
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -24,8 +24,13 @@ test-rust: ## cargo tests (no Python needed)
 test-python: ## pytest (needs `make dev` first)
 	MPLBACKEND=Agg $(PYTHON) -m pytest -q
 
-bench: ## search and perft benchmarks; see BENCHMARKS.md
+bench: ## speed benchmarks, a few minutes; see BENCHMARKS.md
 	cargo bench --bench search_bench
 	cargo bench --bench perft_vs_shakmaty
-	$(PYTHON) benches/compare_python.py
+	$(PYTHON) benches/compare_python.py --peer optimized
 	$(PYTHON) benches/compare_stockfish.py
+	$(PYTHON) benches/perft_speed.py
+	$(PYTHON) benches/time_overrun.py
+
+bench-tutorial: ## ferrochess vs the tutorial-style pure-Python engine (about 7 minutes)
+	$(PYTHON) benches/compare_python.py --peer both --tutorial-budget 60

@@ -23,6 +23,8 @@ import subprocess
 import sys
 import time
 
+from _common import import_ferrochess
+
 DEFAULT_STOCKFISH = "/usr/games/stockfish"  # where Debian's `stockfish` package installs it
 STOCKFISH_BENCH_ARGUMENTS = [
     "bench",
@@ -121,13 +123,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{EXPECTED_STOCKFISH_VERSION}, installed as {DEFAULT_STOCKFISH})."
         )
         return 0
-    try:
-        import ferrochess
-    except ImportError as error:
-        print(
-            f"cannot import ferrochess ({error}); build and install it first: pip install -e .",
-            file=sys.stderr,
-        )
+    ferrochess = import_ferrochess()
+    if ferrochess is None:
         return 1
 
     stockfish_runs: list[dict] = []

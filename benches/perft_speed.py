@@ -20,6 +20,7 @@ import sys
 import time
 
 import chess
+from _common import import_ferrochess
 
 # (name, FEN, depth, published leaf count at that depth, depth with --quick, published count at that
 # depth)
@@ -94,24 +95,10 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     arguments = parse_arguments(argv)
-    try:
-        import ferrochess
-    except ImportError as error:
-        print(
-            f"cannot import ferrochess ({error}); build and install it first: pip install -e .",
-            file=sys.stderr,
-        )
+    ferrochess = import_ferrochess()
+    if ferrochess is None:
         return 1
-    perft = getattr(ferrochess, "perft", None)
-    if perft is None:
-        print(
-            "note: ferrochess has no top-level `perft`; using ferrochess._core.perft",
-            file=sys.stderr,
-        )
-        from ferrochess import _core
-
-        perft = _core.perft
-
+    perft = ferrochess.perft
     perft(chess.STARTING_FEN, 2)  # warm-up outside the timings
 
     rows = []

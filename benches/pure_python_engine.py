@@ -16,10 +16,10 @@ Run standalone for a smoke test: `python benches/pure_python_engine.py`.
 from __future__ import annotations
 
 import sys
-import time
 from dataclasses import dataclass
 
 import chess
+from _common import TACTICAL_CHECKS, self_test
 
 # Scores are in centipawns. A mate found `ply` half-moves from the root scores MATE_SCORE - ply.
 MATE_SCORE = 100_000
@@ -277,67 +277,18 @@ def select_move(board: chess.Board, depth: int) -> chess.Move | None:
 
 
 def _self_test() -> int:
-    """Tactical sanity checks and a few timings; returns a process exit code."""
-    failures = 0
-    checks = [
-        # (description, FEN, depth, acceptable moves in UCI)
-        ("mate in 1 (back rank)", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 3, {"d1d8"}),
-        (
-            "mate in 1 (scholar's)",
-            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 4",
-            3,
-            {"f3f7"},
-        ),
-        (
-            "mate in 1 for Black (fool's)",
-            "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2",
-            3,
-            {"d8h4"},
-        ),
-        (
-            "win the hanging queen",
-            "rnb1kbnr/pppp1ppp/8/4p1q1/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 3",
-            3,
-            {"c1g5"},
-        ),
-        ("mate in 2 (rook roller)", "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 4, {"b1b7", "a2a7"}),
-    ]
-    for description, fen, depth, expected in checks:
-        board = chess.Board(fen)
-        start = time.perf_counter()
-        result = PurePythonEngine().search(board, depth)
-        elapsed = time.perf_counter() - start
-        uci = result.move.uci() if result.move else None
-        ok = result.move is not None and uci in expected and board.is_legal(result.move)
-        failures += not ok
-        print(
-            f"{'ok  ' if ok else 'FAIL'} {description:28} depth {depth}: {uci} "
-            f"score {result.score} nodes {result.nodes} in {elapsed:.2f}s "
-            f"(expected one of {sorted(expected)})"
-        )
-    for fen, expected_none in (
-        ("7k/5QQ1/8/8/8/8/8/K7 b - - 0 1", True),
-        ("k7/8/1Q6/8/8/8/8/K7 b - - 0 1", True),
-    ):
-        move = select_move(chess.Board(fen), 3)
-        ok = (move is None) == expected_none
-        failures += not ok
-        print(f"{'ok  ' if ok else 'FAIL'} no legal move in {fen}: {move}")
-    board = chess.Board()
-    for ply in range(12):  # self-play: every returned move must be legal
-        move = select_move(board, 2)
-        if move is None or move not in board.legal_moves:
-            print(f"FAIL self-play ply {ply}: illegal move {move} in {board.fen()}")
-            failures += 1
-            break
-        board.push(move)
-    else:
-        print(
-            "ok   12 plies of legal self-play at depth 2: "
-            + " ".join(move.uci() for move in board.move_stack)
-        )
-    print(f"{len(checks) + 3 - failures} passed, {failures} failed")
-    return 1 if failures else 0
+    """Tactical sanity checks and legal self-play; returns a process exit code."""
+    mate_in_two = (
+        "mate in 2 (rook roller)",
+        "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1",
+        4,
+        {"b1b7", "a2a7"},
+    )
+    return self_test(
+        lambda board, depth: PurePythonEngine().search(board, depth),
+        [*TACTICAL_CHECKS, mate_in_two],
+        self_play_plies=12,
+    )
 
 
 if __name__ == "__main__":
