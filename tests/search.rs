@@ -93,18 +93,15 @@ fn checkmate_and_stalemate_are_scored_apart() {
 
 #[test]
 fn stalemating_oneself_escapes_mate_and_scores_a_draw() {
-    // Black (Ka1, Rd2, Pd4) is lost against Ka3, Qb3: every move but one allows mate. Rd3 pins the
-    // queen to its king; if White takes (Qxd3), Black has no legal move and is not in check:
-    // stalemate. The search must see that escape, not score Black as mated.
-    let fen = "8/8/8/8/3p4/KQ6/3r4/k7 b - - 0 1";
-    let result = search_game(fen, &[], SearchLimits::depth(6), 64);
+    // Black (Ka8, Rb7) against Ka6, Pb6, Qb5: every move but one allows mate. Ra7+ forces bxa7 (the
+    // king cannot take a defended rook), after which Black has no legal move and is not in check:
+    // stalemate. That escape must score exactly as a draw, every other move as a loss by mate.
+    let fen = "k7/1r6/KP6/1Q6/8/8/8/8 b - - 0 1";
+    let result = search_game(fen, &[], SearchLimits::depth(5), 64);
     let lines = &result.info.lines;
-    assert_eq!(move_to_uci(lines[0].pv[0]), "d2d3");
-    assert!(
-        matches!(lines[0].score.kind(), ScoreKind::Centipawns(cp) if cp.abs() < 100),
-        "{:?}",
-        lines[0]
-    );
+    assert_eq!(move_to_uci(lines[0].pv[0]), "b7a7");
+    assert_eq!(lines[0].score, Score::DRAW, "{:?}", lines[0]);
+    assert!(lines.len() > 1);
     for line in &lines[1..] {
         assert!(
             matches!(line.score.kind(), ScoreKind::Mate(moves) if moves < 0),
@@ -113,8 +110,26 @@ fn stalemating_oneself_escapes_mate_and_scores_a_draw() {
             line.score
         );
     }
-    // After Rd3, White's capture Qxd3 stalemates Black: scored exactly as a draw. (White does better
-    // to decline with a king move, into a drawish pawn ending.)
+    // The stalemated position itself offers no move.
+    let stalemate = search("k7/P7/K7/1Q6/8/8/8/8 b - - 0 2", 3);
+    assert!(stalemate.best_move.is_none());
+}
+
+#[test]
+fn a_stalemate_trap_the_opponent_may_decline_is_still_the_best_defence() {
+    // Ka1, Rd2, Pd4 against Ka3, Qb3: Rd3 pins the queen; Qxd3 would stalemate Black, so White
+    // declines (Kb4) into a pawn ending. Every other Black move loses to mate.
+    let fen = "8/8/8/8/3p4/KQ6/3r4/k7 b - - 0 1";
+    let result = search_game(fen, &[], SearchLimits::depth(6), 64);
+    let lines = &result.info.lines;
+    assert_eq!(move_to_uci(lines[0].pv[0]), "d2d3");
+    assert!(matches!(lines[0].score.kind(), ScoreKind::Centipawns(cp) if cp.abs() < 100));
+    assert!(
+        lines[1..]
+            .iter()
+            .all(|line| matches!(line.score.kind(), ScoreKind::Mate(moves) if moves < 0))
+    );
+    // After Rd3 the capture Qxd3 is scored exactly as the draw it is.
     let after = search_game(fen, &["d2d3"], SearchLimits::depth(5), 64);
     let capture = after
         .info
@@ -123,9 +138,6 @@ fn stalemating_oneself_escapes_mate_and_scores_a_draw() {
         .find(|line| move_to_uci(line.pv[0]) == "b3d3")
         .unwrap();
     assert_eq!(capture.score, Score::DRAW);
-    // The stalemated position itself offers no move.
-    let stalemate = search("8/8/8/8/3p4/K2Q4/8/k7 b - - 0 2", 3);
-    assert!(stalemate.best_move.is_none());
 }
 
 #[test]

@@ -394,3 +394,25 @@ def test_same_seed_same_search() -> None:
         b = second.play(board, Limit(depth=5))
     assert a.move == b.move
     assert a.info["nodes"] == b.info["nodes"]
+
+
+def test_done_when_start_position_depth_six_gives_a_legal_move() -> None:
+    board = chess.Board()
+    move = select_move(board, 6)
+    assert move is not None and chess.Move.from_uci(move) in board.legal_moves
+
+
+@pytest.mark.parametrize(
+    "fen", ["7k/8/8/8/8/8/R7/1R5K w - - 0 1", "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1"]
+)
+def test_mate_in_two_solved_at_depth_four(engine: Engine, fen: str) -> None:
+    info = engine.analyse(chess.Board(fen), chess.engine.Limit(depth=4))
+    assert info["score"].relative == chess.engine.Mate(2)
+
+
+def test_escaping_mate_by_stalemating_oneself_scores_a_draw(engine: Engine) -> None:
+    # Ra7+ forces bxa7, after which Black is stalemated; every other move gets mated.
+    board = chess.Board("k7/1r6/KP6/1Q6/8/8/8/8 b - - 0 1")
+    assert select_move(board, 5) == "b7a7"
+    info = engine.analyse(board, chess.engine.Limit(depth=5))
+    assert info["score"].relative == chess.engine.Cp(0)
