@@ -104,7 +104,8 @@ impl Searcher {
 
     /// Searches `position` (its current position is the root) within `limits`, reporting each
     /// completed iteration to `on_iteration`, which returns `false` to end the search.
-    /// `multipv` lines are searched (at least 1). `stop` may be raised by another thread.
+    /// `multipv` lines are searched (at least 1). `stop` may be raised by another thread; the caller
+    /// resets it before the search (a flag raised earlier ends this search at once).
     pub fn search(
         &mut self,
         position: &mut Position,
