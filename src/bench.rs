@@ -84,9 +84,7 @@ pub fn run(depth: u32) -> Result<BenchReport, Error> {
     let mut nodes = 0;
     for fen in BENCH_POSITIONS {
         let mut position = Position::from_fen(fen)?;
-        nodes += search_to_depth(&mut position, BENCH_HASH_MB, depth)?
-            .info
-            .nodes;
+        nodes += search_to_depth(&mut position, BENCH_HASH_MB, depth)?.nodes;
     }
     Ok(BenchReport {
         positions: BENCH_POSITIONS.len(),

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use ferrochess::limits::{SearchLimits, StopFlag};
 use ferrochess::position::{Position, START_FEN, move_to_uci};
 use ferrochess::score::{Score, ScoreKind};
-use ferrochess::search::{SearchResult, Searcher};
+use ferrochess::search::{SearchInfo, Searcher};
 
-fn search_game(fen: &str, moves: &[&str], limits: SearchLimits, multipv: usize) -> SearchResult {
+fn search_game(fen: &str, moves: &[&str], limits: SearchLimits, multipv: usize) -> SearchInfo {
     let mut position = Position::from_fen_and_moves(fen, moves).unwrap();
     let mut searcher = Searcher::new(16).unwrap();
     searcher
@@ -23,16 +23,16 @@ fn search_game(fen: &str, moves: &[&str], limits: SearchLimits, multipv: usize) 
         .unwrap()
 }
 
-fn search(fen: &str, depth: u32) -> SearchResult {
+fn search(fen: &str, depth: u32) -> SearchInfo {
     search_game(fen, &[], SearchLimits::depth(depth), 1)
 }
 
-fn best(result: &SearchResult) -> String {
-    move_to_uci(result.best_move.expect("a legal move exists"))
+fn best(result: &SearchInfo) -> String {
+    move_to_uci(result.best_move().expect("a legal move exists"))
 }
 
-fn score(result: &SearchResult) -> ScoreKind {
-    result.info.lines[0].score.kind()
+fn score(result: &SearchInfo) -> ScoreKind {
+    result.lines[0].score.kind()
 }
 
 #[test]
@@ -70,9 +70,9 @@ fn the_mated_side_sees_its_fate_and_defends_longest() {
 fn checkmate_and_stalemate_are_scored_apart() {
     // No legal move: checkmated or stalemated, the search reports no move either way.
     let checkmated = search("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", 3);
-    assert!(checkmated.best_move.is_none());
+    assert!(checkmated.best_move().is_none());
     let stalemated = search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 3);
-    assert!(stalemated.best_move.is_none());
+    assert!(stalemated.best_move().is_none());
     // One move before: White can mate (Qf8#) or stalemate (Qf7); the first scores as mate, and
     // every stalemating move as a draw.
     let all = search_game(
@@ -81,9 +81,8 @@ fn checkmate_and_stalemate_are_scored_apart() {
         SearchLimits::depth(3),
         64,
     );
-    assert_eq!(all.info.lines[0].score.kind(), ScoreKind::Mate(1));
+    assert_eq!(all.lines[0].score.kind(), ScoreKind::Mate(1));
     let stalemating = all
-        .info
         .lines
         .iter()
         .find(|line| move_to_uci(line.pv[0]) == "f1f7")
@@ -98,7 +97,7 @@ fn stalemating_oneself_escapes_mate_and_scores_a_draw() {
     // stalemate. That escape must score exactly as a draw, every other move as a loss by mate.
     let fen = "k7/1r6/KP6/1Q6/8/8/8/8 b - - 0 1";
     let result = search_game(fen, &[], SearchLimits::depth(5), 64);
-    let lines = &result.info.lines;
+    let lines = &result.lines;
     assert_eq!(move_to_uci(lines[0].pv[0]), "b7a7");
     assert_eq!(lines[0].score, Score::DRAW, "{:?}", lines[0]);
     assert!(lines.len() > 1);
@@ -112,7 +111,7 @@ fn stalemating_oneself_escapes_mate_and_scores_a_draw() {
     }
     // The stalemated position itself offers no move.
     let stalemate = search("k7/P7/K7/1Q6/8/8/8/8 b - - 0 2", 3);
-    assert!(stalemate.best_move.is_none());
+    assert!(stalemate.best_move().is_none());
 }
 
 #[test]
@@ -121,7 +120,7 @@ fn a_stalemate_trap_the_opponent_may_decline_is_still_the_best_defence() {
     // declines (Kb4) into a pawn ending. Every other Black move loses to mate.
     let fen = "8/8/8/8/3p4/KQ6/3r4/k7 b - - 0 1";
     let result = search_game(fen, &[], SearchLimits::depth(6), 64);
-    let lines = &result.info.lines;
+    let lines = &result.lines;
     assert_eq!(move_to_uci(lines[0].pv[0]), "d2d3");
     assert!(matches!(lines[0].score.kind(), ScoreKind::Centipawns(cp) if cp.abs() < 100));
     assert!(
@@ -132,7 +131,6 @@ fn a_stalemate_trap_the_opponent_may_decline_is_still_the_best_defence() {
     // After Rd3 the capture Qxd3 is scored exactly as the draw it is.
     let after = search_game(fen, &["d2d3"], SearchLimits::depth(5), 64);
     let capture = after
-        .info
         .lines
         .iter()
         .find(|line| move_to_uci(line.pv[0]) == "b3d3")
@@ -148,7 +146,7 @@ fn repetition_is_sought_when_losing() {
     let moves = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"];
     let result = search_game(fen, &moves, SearchLimits::depth(4), 1);
     assert_eq!(best(&result), "f6g8");
-    assert_eq!(result.info.lines[0].score, Score::DRAW);
+    assert_eq!(result.lines[0].score, Score::DRAW);
 }
 
 #[test]
@@ -161,9 +159,8 @@ fn repetition_is_avoided_when_winning() {
     ];
     let result = search_game(fen, &moves, SearchLimits::depth(4), 64);
     assert_ne!(best(&result), "f3g1");
-    assert!(result.info.lines[0].score.value() > 500);
+    assert!(result.lines[0].score.value() > 500);
     let repeating = result
-        .info
         .lines
         .iter()
         .find(|line| move_to_uci(line.pv[0]) == "f3g1")
@@ -178,7 +175,7 @@ fn fifty_move_rule() {
     assert_eq!(score(&drawn), ScoreKind::Centipawns(0));
     // ...while with a fresh clock it is winning,
     let fresh = search("8/8/8/4k3/8/8/8/R3K3 w - - 0 80", 4);
-    assert!(fresh.info.lines[0].score.value() > 300);
+    assert!(fresh.lines[0].score.value() > 300);
     // and checkmate delivered on the 100th ply still counts as mate.
     let mate = search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80", 3);
     assert_eq!(score(&mate), ScoreKind::Mate(1));
@@ -201,14 +198,14 @@ fn mate_scores_survive_the_transposition_table() {
                 &mut |_| true,
             )
             .unwrap();
-        assert_eq!(result.info.lines[0].score.kind(), ScoreKind::Mate(3));
+        assert_eq!(result.lines[0].score.kind(), ScoreKind::Mate(3));
     }
 }
 
 #[test]
 fn multipv_lines_are_distinct_and_sorted() {
     let result = search_game(START_FEN, &[], SearchLimits::depth(4), 4);
-    let lines = &result.info.lines;
+    let lines = &result.lines;
     assert_eq!(lines.len(), 4);
     for pair in lines.windows(2) {
         assert!(pair[0].score >= pair[1].score);
@@ -227,8 +224,8 @@ fn limits_are_honoured() {
         },
         1,
     );
-    assert!(nodes.info.nodes <= 5_000);
-    assert!(nodes.best_move.is_some());
+    assert!(nodes.nodes <= 5_000);
+    assert!(nodes.best_move().is_some());
     // A single node still yields a legal move.
     let one = search_game(
         START_FEN,
@@ -239,7 +236,7 @@ fn limits_are_honoured() {
         },
         1,
     );
-    assert!(one.best_move.is_some());
+    assert!(one.best_move().is_some());
     let mate = search_game(
         "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1",
         &[],
@@ -249,7 +246,7 @@ fn limits_are_honoured() {
         },
         1,
     );
-    assert_eq!(mate.info.lines[0].score.kind(), ScoreKind::Mate(3));
+    assert_eq!(mate.lines[0].score.kind(), ScoreKind::Mate(3));
 }
 
 #[test]
@@ -272,7 +269,7 @@ fn stop_flag_ends_an_unlimited_search() {
     std::thread::sleep(Duration::from_millis(100));
     remote.stop();
     let result = handle.join().unwrap();
-    assert!(result.best_move.is_some());
+    assert!(result.best_move().is_some());
 }
 
 #[test]
@@ -293,7 +290,7 @@ fn callback_can_end_the_search() {
         )
         .unwrap();
     assert_eq!(iterations, 3);
-    assert_eq!(result.info.depth, 3);
+    assert_eq!(result.depth, 3);
 }
 
 #[test]
@@ -309,6 +306,6 @@ fn movetime_returns_a_move() {
         },
         1,
     );
-    assert!(result.best_move.is_some());
+    assert!(result.best_move().is_some());
     assert!(start.elapsed() < Duration::from_secs(30));
 }

@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::limits::{SearchLimits, check_depth, duration_from_seconds};
 use crate::position::move_to_uci;
 use crate::score::ScoreKind;
-use crate::search::{SearchInfo, SearchResult};
+use crate::search::SearchInfo;
 
 /// A Python int as an `i64`; one beyond that range is a bad argument quoting its value (not the
 /// `OverflowError` a plain conversion gives).
@@ -79,7 +79,7 @@ impl LimitArguments {
     }
 }
 
-/// One iteration's (or the final) information as a dict: see `_core.pyi`.
+/// A search's information, after an iteration or at its end, as a dict: see `_core.pyi`.
 pub fn info_to_dict<'py>(py: Python<'py>, info: &SearchInfo) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     dict.set_item("depth", info.depth)?;
@@ -116,16 +116,5 @@ pub fn info_to_dict<'py>(py: Python<'py>, info: &SearchInfo) -> PyResult<Bound<'
     stats.set_item("cutoffs", info.stats.cutoffs)?;
     stats.set_item("tt_hits", info.stats.tt_hits)?;
     dict.set_item("stats", stats)?;
-    Ok(dict)
-}
-
-/// A finished search as a dict: the info plus `move` and `ponder`.
-pub fn result_to_dict<'py>(py: Python<'py>, result: &SearchResult) -> PyResult<Bound<'py, PyDict>> {
-    let dict = info_to_dict(py, &result.info)?;
-    debug_assert_eq!(
-        result.best_move.map(move_to_uci),
-        dict.get_item("move")?
-            .and_then(|m| m.extract::<String>().ok())
-    );
     Ok(dict)
 }

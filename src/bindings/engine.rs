@@ -5,7 +5,7 @@ use std::sync::{Mutex, MutexGuard};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt};
 
-use super::convert::{LimitArguments, info_to_dict, optional_integer, result_to_dict};
+use super::convert::{LimitArguments, info_to_dict, optional_integer};
 use super::errors::to_python;
 use super::gil::without_gil;
 use crate::error::Error;
@@ -157,7 +157,7 @@ impl Engine {
         if let Some(error) = callback_error {
             return Err(error);
         }
-        result_to_dict(py, &result)
+        info_to_dict(py, &result)
     }
 
     /// Makes a running search return its best move so far. Safe from any thread; does nothing when

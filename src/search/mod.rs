@@ -59,21 +59,22 @@ pub struct SearchInfo {
 }
 
 impl SearchInfo {
+    /// The move to play: the first move of the best line; `None` only when the side to move has no
+    /// legal move (checkmate or stalemate).
+    pub fn best_move(&self) -> Option<Move> {
+        self.lines.first().map(|line| line.pv[0])
+    }
+
+    /// The reply the search expects to the best move.
+    pub fn ponder(&self) -> Option<Move> {
+        self.lines.first().and_then(|line| line.pv.get(1).copied())
+    }
+
     /// Nodes per second.
     pub fn nps(&self) -> u64 {
         let micros = self.elapsed.as_micros().max(1);
         (self.nodes as u128 * 1_000_000 / micros) as u64
     }
-}
-
-/// The outcome of a search.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchResult {
-    /// `None` only when the side to move has no legal move (checkmate or stalemate).
-    pub best_move: Option<Move>,
-    /// The reply the search expects.
-    pub ponder: Option<Move>,
-    pub info: SearchInfo,
 }
 
 /// The engine's long-lived search state. One search at a time (`&mut self`).
@@ -113,7 +114,7 @@ impl Searcher {
         multipv: usize,
         stop: &StopFlag,
         on_iteration: &mut dyn FnMut(&SearchInfo) -> bool,
-    ) -> Result<SearchResult, Error> {
+    ) -> Result<SearchInfo, Error> {
         limits.validate()?;
         if multipv == 0 {
             return Err(Error::argument("multipv", 0, "must be at least 1"));
@@ -139,11 +140,7 @@ impl Searcher {
         };
         let mut info = context.info(0, Vec::new());
         if root_moves.is_empty() {
-            return Ok(SearchResult {
-                best_move: None,
-                ponder: None,
-                info,
-            });
+            return Ok(info);
         }
         // A single legal move under a clock needs no thought beyond a score.
         let forced = root_moves.len() == 1 && limits.movetime.is_none() && context.time.is_timed();
@@ -193,12 +190,7 @@ impl Searcher {
             let lines = std::mem::take(&mut info.lines);
             info = context.info(info.depth, lines);
         }
-        let best_line = &info.lines[0].pv;
-        Ok(SearchResult {
-            best_move: Some(best_line[0]),
-            ponder: best_line.get(1).copied(),
-            info,
-        })
+        Ok(info)
     }
 }
 
@@ -263,7 +255,7 @@ pub fn search_to_depth(
     position: &mut Position,
     hash_mb: usize,
     depth: u32,
-) -> Result<SearchResult, Error> {
+) -> Result<SearchInfo, Error> {
     let mut searcher = Searcher::new(hash_mb)?;
     searcher.search(
         position,
@@ -284,5 +276,5 @@ pub fn select_move<S: AsRef<str>>(
     let depth = crate::limits::check_depth(depth)?;
     let mut position = Position::from_fen_and_moves(fen, moves)?;
     let result = search_to_depth(&mut position, params::select_move_hash_mb(depth), depth)?;
-    Ok(result.best_move.map(crate::position::move_to_uci))
+    Ok(result.best_move().map(crate::position::move_to_uci))
 }
