@@ -416,3 +416,30 @@ def test_escaping_mate_by_stalemating_oneself_scores_a_draw(engine: Engine) -> N
     assert select_move(board, 5) == "b7a7"
     info = engine.analyse(board, chess.engine.Limit(depth=5))
     assert info["score"].relative == chess.engine.Cp(0)
+
+
+@pytest.mark.parametrize("method", ["new_game", "analyse"])
+def test_engine_called_from_its_own_callback_raises_instead_of_deadlocking(
+    engine: Engine, method: str
+) -> None:
+    def callback(info: chess.engine.InfoDict) -> None:
+        if method == "new_game":
+            engine.new_game()
+        else:
+            engine.analyse(chess.Board(), chess.engine.Limit(depth=1))
+
+    with pytest.raises(EngineError, match="own search callback"):
+        engine.analyse(chess.Board(), chess.engine.Limit(depth=3), callback=callback)
+    assert engine.play(chess.Board(), chess.engine.Limit(depth=2)).move is not None
+
+
+def test_stop_from_the_callback_ends_the_search(engine: Engine) -> None:
+    depths: list[int] = []
+
+    def callback(info: chess.engine.InfoDict) -> None:
+        depths.append(info["depth"])
+        engine.stop()
+
+    info = engine.analyse(chess.Board(), chess.engine.Limit(depth=30), callback=callback)
+    assert depths == [1]
+    assert info["depth"] == 1

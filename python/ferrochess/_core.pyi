@@ -166,14 +166,18 @@ class Engine:
         propagates.
 
         Raises InvalidFenError, IllegalMoveError, and InvalidLimitError for an out-of-range value or
-        when no limit is given at all (the search would never end).
+        when no limit is given at all (the search would never end); EngineError when called from
+        this engine's own callback (it would wait for itself; ``stop()`` is allowed there).
         """
 
     def stop(self) -> None:
         """Make a running search return its best move so far; harmless when none is running."""
 
     def new_game(self) -> None:
-        """Forget everything learnt: clear the transposition table and move-ordering histories."""
+        """Forget everything learnt: clear the transposition table and move-ordering histories.
+
+        Waits for a running search; raises EngineError when called from this engine's own callback.
+        """
 
     @property
     def hash_mb(self) -> int:

@@ -161,7 +161,8 @@ class Engine:
         the side to move has no legal move, ``ponder`` is the expected reply (or None), and
         ``info`` is the InfoDict of the best line (see :meth:`analyse`). ``callback`` receives an
         InfoDict after each completed iteration; an exception it raises stops the search and
-        propagates.
+        propagates. Inside the callback this Engine's ``stop()`` may be called, but not its
+        ``play``/``analyse``/``new_game`` (EngineError: the call would wait for itself).
         """
         result, turn = self._search(board, limit, 1, callback)
         return chess.engine.PlayResult(

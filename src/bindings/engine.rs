@@ -1,12 +1,13 @@
 //! `ferrochess._core.Engine`: a long-lived searcher behind a lock, searched with the GIL released.
 
 use std::sync::{Mutex, MutexGuard};
+use std::thread::{self, ThreadId};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt};
 
 use super::convert::{LimitArguments, info_to_dict, optional_integer};
-use super::errors::to_python;
+use super::errors::{engine_error, to_python};
 use super::gil::without_gil;
 use crate::error::Error;
 use crate::limits::StopFlag;
@@ -25,6 +26,9 @@ pub struct Engine {
     stop: StopFlag,
     hash_mb: usize,
     seed: Option<Py<PyInt>>,
+    /// The thread running this engine's search callback, if one is running: a search or new_game
+    /// from inside the callback would wait for the lock its own thread holds.
+    callback_thread: Mutex<Option<ThreadId>>,
 }
 
 impl Engine {
@@ -34,6 +38,31 @@ impl Engine {
         self.searcher
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn set_callback_thread(&self, thread: Option<ThreadId>) {
+        *self
+            .callback_thread
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = thread;
+    }
+
+    /// Refuses a call that would deadlock: one made from this engine's own search callback.
+    fn refuse_reentry(&self, py: Python<'_>, method: &str) -> PyResult<()> {
+        let running = *self
+            .callback_thread
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if running == Some(thread::current().id()) {
+            return Err(engine_error(
+                py,
+                format!(
+                    "Engine.{method}() called from the engine's own search callback; it would wait \
+                     for the search that is calling it (stop() is allowed there)"
+                ),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -61,6 +90,7 @@ impl Engine {
             stop: StopFlag::new(),
             hash_mb: size,
             seed: seed.map(Bound::unbind),
+            callback_thread: Mutex::new(None),
         })
     }
 
@@ -116,6 +146,7 @@ impl Engine {
                 optional_integer("multipv", multipv.as_ref())?.unwrap_or(1),
             ))
         };
+        self.refuse_reentry(py, "search")?;
         let (arguments, multipv) = integers().map_err(|e| to_python(py, e))?;
         // An exception raised by the callback ends the search and is re-raised here.
         let mut callback_error: Option<PyErr> = None;
@@ -133,8 +164,10 @@ impl Engine {
             let mut on_iteration = |info: &crate::search::SearchInfo| match &callback {
                 None => true,
                 Some(callback) => Python::attach(|py| {
+                    self.set_callback_thread(Some(thread::current().id()));
                     let outcome =
                         info_to_dict(py, info).and_then(|dict| callback.call1(py, (dict,)));
+                    self.set_callback_thread(None);
                     match outcome {
                         Ok(_) => true,
                         Err(error) => {
@@ -168,6 +201,7 @@ impl Engine {
 
     /// Clears the transposition table and histories (waits for a running search to finish).
     fn new_game(&self, py: Python<'_>) -> PyResult<()> {
+        self.refuse_reentry(py, "new_game")?;
         without_gil(py, || {
             self.lock().new_game();
             Ok(())

@@ -43,6 +43,11 @@ pub fn to_python(py: Python<'_>, error: Error) -> PyErr {
     }
 }
 
+/// `ferrochess.exceptions.EngineError(message)`: a misuse or failure that is not bad input.
+pub fn engine_error(py: Python<'_>, message: String) -> PyErr {
+    python_exception(py, "EngineError", message, PyRuntimeError::new_err)
+}
+
 /// A panic caught at the boundary: a bug, reported as `EngineError` instead of killing the interpreter.
 pub fn panic_to_python(py: Python<'_>, payload: Box<dyn std::any::Any + Send>) -> PyErr {
     let detail = payload
@@ -50,6 +55,8 @@ pub fn panic_to_python(py: Python<'_>, payload: Box<dyn std::any::Any + Send>) -
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "unknown panic".to_string());
-    let message = format!("internal engine error (please report it): {detail}");
-    python_exception(py, "EngineError", message, PyRuntimeError::new_err)
+    engine_error(
+        py,
+        format!("internal engine error (please report it): {detail}"),
+    )
 }

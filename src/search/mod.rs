@@ -175,7 +175,12 @@ impl Searcher {
                 (ScoreKind::Mate(moves), Some(wanted)) => moves > 0 && moves as u32 <= wanted,
                 _ => false,
             };
-            if mate_found || forced || context.time.soft_limit_reached() || context.out_of_nodes() {
+            if mate_found
+                || forced
+                || context.stop.is_stopped()
+                || context.time.soft_limit_reached()
+                || context.out_of_nodes()
+            {
                 break;
             }
         }
