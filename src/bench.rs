@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::error::Error;
 use crate::position::Position;
-use crate::search::search_to_depth;
+use crate::search::{Silent, search_to_depth};
 
 /// Default bench depth in plies.
 pub const BENCH_DEPTH: u32 = 6;
@@ -84,7 +84,7 @@ pub fn run(depth: u32) -> Result<BenchReport, Error> {
     let mut nodes = 0;
     for fen in BENCH_POSITIONS {
         let mut position = Position::from_fen(fen)?;
-        nodes += search_to_depth(&mut position, BENCH_HASH_MB, depth)?.nodes;
+        nodes += search_to_depth(&mut position, BENCH_HASH_MB, depth, &mut Silent)?.nodes;
     }
     Ok(BenchReport {
         positions: BENCH_POSITIONS.len(),

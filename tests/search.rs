@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use ferrochess::limits::{SearchLimits, StopFlag};
 use ferrochess::position::{Position, START_FEN, move_to_uci};
 use ferrochess::score::{Score, ScoreKind};
-use ferrochess::search::{SearchInfo, Searcher};
+use ferrochess::search::params::POLL_INTERVAL_NODES;
+use ferrochess::search::{SearchInfo, SearchObserver, Searcher, Silent};
 
 fn search_game(fen: &str, moves: &[&str], limits: SearchLimits, multipv: usize) -> SearchInfo {
     let mut position = Position::from_fen_and_moves(fen, moves).unwrap();
@@ -18,7 +19,7 @@ fn search_game(fen: &str, moves: &[&str], limits: SearchLimits, multipv: usize) 
             &limits,
             multipv,
             &StopFlag::new(),
-            &mut |_| true,
+            &mut Silent,
         )
         .unwrap()
 }
@@ -195,7 +196,7 @@ fn mate_scores_survive_the_transposition_table() {
                 &SearchLimits::depth(7),
                 1,
                 &StopFlag::new(),
-                &mut |_| true,
+                &mut Silent,
             )
             .unwrap();
         assert_eq!(result.lines[0].score.kind(), ScoreKind::Mate(3));
@@ -262,7 +263,7 @@ fn stop_flag_ends_an_unlimited_search() {
                 &SearchLimits::default(),
                 1,
                 &stop,
-                &mut |_| true,
+                &mut Silent,
             )
             .unwrap()
     });
@@ -283,7 +284,7 @@ fn callback_can_end_the_search() {
             &SearchLimits::depth(20),
             1,
             &StopFlag::new(),
-            &mut |_| {
+            &mut |_: &SearchInfo| {
                 iterations += 1;
                 iterations < 3
             },
@@ -308,4 +309,27 @@ fn movetime_returns_a_move() {
     );
     assert!(result.best_move().is_some());
     assert!(start.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn the_observer_can_interrupt_an_unlimited_search() {
+    struct Interrupt;
+    impl SearchObserver for Interrupt {
+        fn interrupted(&mut self) -> bool {
+            true
+        }
+    }
+    let mut position = Position::from_fen(START_FEN).unwrap();
+    let mut searcher = Searcher::new(16).unwrap();
+    let result = searcher
+        .search(
+            &mut position,
+            &SearchLimits::default(),
+            1,
+            &StopFlag::new(),
+            &mut Interrupt,
+        )
+        .unwrap();
+    assert!(result.best_move().is_some());
+    assert_eq!(result.nodes, POLL_INTERVAL_NODES);
 }

@@ -9,6 +9,7 @@ use pyo3::types::{PyDict, PyInt};
 use super::convert::{LimitArguments, info_to_dict, optional_integer};
 use super::errors::{engine_error, to_python};
 use super::gil::without_gil;
+use super::observer::{PythonObserver, on_main_thread};
 use crate::error::Error;
 use crate::limits::StopFlag;
 use crate::position::Position;
@@ -38,13 +39,6 @@ impl Engine {
         self.searcher
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    fn set_callback_thread(&self, thread: Option<ThreadId>) {
-        *self
-            .callback_thread
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = thread;
     }
 
     /// Refuses a call that would deadlock: one made from this engine's own search callback.
@@ -148,10 +142,9 @@ impl Engine {
         };
         self.refuse_reentry(py, "search")?;
         let (arguments, multipv) = integers().map_err(|e| to_python(py, e))?;
-        // An exception raised by the callback ends the search and is re-raised here.
-        let mut callback_error: Option<PyErr> = None;
-        let callback_error_slot = &mut callback_error;
-        let result = without_gil(py, || {
+        // An exception raised by the callback, or Ctrl-C, ends the search and is raised here.
+        let on_main_thread = on_main_thread(py);
+        let (result, interruption) = without_gil(py, || {
             let limits = arguments.into_limits()?;
             if !(1..=MAX_MULTIPV).contains(&multipv) {
                 return Err(Error::argument(
@@ -161,33 +154,23 @@ impl Engine {
                 ));
             }
             let mut position = Position::from_fen_and_moves(&fen, &moves)?;
-            let mut on_iteration = |info: &crate::search::SearchInfo| match &callback {
-                None => true,
-                Some(callback) => Python::attach(|py| {
-                    self.set_callback_thread(Some(thread::current().id()));
-                    let outcome =
-                        info_to_dict(py, info).and_then(|dict| callback.call1(py, (dict,)));
-                    self.set_callback_thread(None);
-                    match outcome {
-                        Ok(_) => true,
-                        Err(error) => {
-                            *callback_error_slot = Some(error);
-                            false
-                        }
-                    }
-                }),
-            };
+            let mut observer = PythonObserver::new(
+                callback.as_ref(),
+                Some(&self.callback_thread),
+                on_main_thread,
+            );
             let mut searcher = self.lock();
             self.stop.reset();
-            searcher.search(
+            let result = searcher.search(
                 &mut position,
                 &limits,
                 multipv as usize,
                 &self.stop,
-                &mut on_iteration,
-            )
+                &mut observer,
+            )?;
+            Ok((result, observer.error))
         })?;
-        if let Some(error) = callback_error {
+        if let Some(error) = interruption {
             return Err(error);
         }
         info_to_dict(py, &result)

@@ -6,6 +6,7 @@ use pyo3::types::{PyDict, PyInt};
 use super::convert::integer;
 use super::errors::to_python;
 use super::gil::without_gil;
+use super::observer::{PythonObserver, on_main_thread};
 use crate::position::{Position, move_to_uci};
 
 /// The best move in UCI notation at `depth`, or None when there is no legal move.
@@ -18,7 +19,16 @@ pub fn select_move(
     moves: Vec<String>,
 ) -> PyResult<Option<String>> {
     let depth = integer("depth", depth).map_err(|e| to_python(py, e))?;
-    without_gil(py, move || crate::search::select_move(&fen, &moves, depth))
+    let on_main_thread = on_main_thread(py);
+    let (best, interruption) = without_gil(py, move || {
+        let mut observer = PythonObserver::new(None, None, on_main_thread);
+        let best = crate::search::select_move_observed(&fen, &moves, depth, &mut observer)?;
+        Ok((best, observer.error))
+    })?;
+    match interruption {
+        Some(error) => Err(error),
+        None => Ok(best),
+    }
 }
 
 /// Leaf nodes of the legal move tree `depth` plies below `fen`.

@@ -6,6 +6,7 @@ mod engine;
 mod errors;
 mod functions;
 mod gil;
+mod observer;
 
 use pyo3::prelude::*;
 

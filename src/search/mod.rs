@@ -19,7 +19,7 @@ use crate::position::Position;
 use crate::score::{Score, ScoreKind};
 use crate::transposition::TranspositionTable;
 use ordering::{History, Killers};
-use params::CHECK_INTERVAL_NODES;
+use params::{CHECK_INTERVAL_NODES, POLL_INTERVAL_NODES};
 use pv::PvTable;
 
 /// One line of a (multi-)PV result.
@@ -77,6 +77,32 @@ impl SearchInfo {
     }
 }
 
+/// What the caller of a search learns while it runs, and how it can end it early.
+pub trait SearchObserver {
+    /// Called after each completed iteration; returning `false` ends the search.
+    fn on_iteration(&mut self, _info: &SearchInfo) -> bool {
+        true
+    }
+
+    /// Polled every [`params::POLL_INTERVAL_NODES`] nodes; returning `true` ends the search as the
+    /// stop flag does (for example on Ctrl-C).
+    fn interrupted(&mut self) -> bool {
+        false
+    }
+}
+
+/// An observer that observes nothing.
+pub struct Silent;
+
+impl SearchObserver for Silent {}
+
+/// A closure observes the iterations.
+impl<F: FnMut(&SearchInfo) -> bool> SearchObserver for F {
+    fn on_iteration(&mut self, info: &SearchInfo) -> bool {
+        self(info)
+    }
+}
+
 /// The engine's long-lived search state. One search at a time (`&mut self`).
 pub struct Searcher {
     table: TranspositionTable,
@@ -103,8 +129,8 @@ impl Searcher {
         self.history.clear();
     }
 
-    /// Searches `position` (its current position is the root) within `limits`, reporting each
-    /// completed iteration to `on_iteration`, which returns `false` to end the search.
+    /// Searches `position` (its current position is the root) within `limits`, reporting to
+    /// `observer`, which can also end the search.
     /// `multipv` lines are searched (at least 1). `stop` may be raised by another thread; the caller
     /// resets it before the search (a flag raised earlier ends this search at once).
     pub fn search(
@@ -113,7 +139,7 @@ impl Searcher {
         limits: &SearchLimits,
         multipv: usize,
         stop: &StopFlag,
-        on_iteration: &mut dyn FnMut(&SearchInfo) -> bool,
+        observer: &mut dyn SearchObserver,
     ) -> Result<SearchInfo, Error> {
         limits.validate()?;
         if multipv == 0 {
@@ -137,6 +163,7 @@ impl Searcher {
             stopped: false,
             root_best: None,
             stats: SearchStats::default(),
+            observer,
         };
         let mut info = context.info(0, Vec::new());
         if root_moves.is_empty() {
@@ -167,7 +194,7 @@ impl Searcher {
             let ranked: Vec<Move> = lines.iter().map(|line| line.pv[0]).collect();
             root_moves.sort_by_key(|m| ranked.iter().position(|r| r == m).unwrap_or(usize::MAX));
             info = context.info(depth, lines);
-            if !on_iteration(&info) {
+            if !context.observer.on_iteration(&info) {
                 break;
             }
             let best = info.lines[0].score;
@@ -216,16 +243,20 @@ struct Context<'a> {
     /// Best root move of the iteration in progress, for a search stopped during its first iteration.
     root_best: Option<(Move, Score)>,
     stats: SearchStats,
+    observer: &'a mut dyn SearchObserver,
 }
 
 impl Context<'_> {
-    /// Whether the search must end now: stop flag, node limit or hard time limit.
+    /// Whether the search must end now: stop flag, node limit, hard time limit or the observer.
     #[inline]
     fn should_stop(&mut self) -> bool {
         if !self.stopped
             && (self.out_of_nodes()
                 || (self.nodes.is_multiple_of(CHECK_INTERVAL_NODES)
-                    && (self.stop.is_stopped() || self.time.hard_limit_reached())))
+                    && (self.stop.is_stopped()
+                        || self.time.hard_limit_reached()
+                        || (self.nodes.is_multiple_of(POLL_INTERVAL_NODES)
+                            && self.observer.interrupted()))))
         {
             self.stopped = true;
         }
@@ -260,6 +291,7 @@ pub fn search_to_depth(
     position: &mut Position,
     hash_mb: usize,
     depth: u32,
+    observer: &mut dyn SearchObserver,
 ) -> Result<SearchInfo, Error> {
     let mut searcher = Searcher::new(hash_mb)?;
     searcher.search(
@@ -267,7 +299,7 @@ pub fn search_to_depth(
         &SearchLimits::depth(depth),
         1,
         &StopFlag::new(),
-        &mut |_| true,
+        observer,
     )
 }
 
@@ -278,8 +310,23 @@ pub fn select_move<S: AsRef<str>>(
     moves: &[S],
     depth: i64,
 ) -> Result<Option<String>, Error> {
+    select_move_observed(fen, moves, depth, &mut Silent)
+}
+
+/// [`select_move`] reporting to `observer`, which can end the search early.
+pub fn select_move_observed<S: AsRef<str>>(
+    fen: &str,
+    moves: &[S],
+    depth: i64,
+    observer: &mut dyn SearchObserver,
+) -> Result<Option<String>, Error> {
     let depth = crate::limits::check_depth(depth)?;
     let mut position = Position::from_fen_and_moves(fen, moves)?;
-    let result = search_to_depth(&mut position, params::select_move_hash_mb(depth), depth)?;
+    let result = search_to_depth(
+        &mut position,
+        params::select_move_hash_mb(depth),
+        depth,
+        observer,
+    )?;
     Ok(result.best_move().map(crate::position::move_to_uci))
 }

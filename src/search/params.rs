@@ -3,6 +3,10 @@
 /// Nodes between two looks at the clock and the stop flag.
 pub const CHECK_INTERVAL_NODES: u64 = 256;
 
+/// Nodes between two polls of the search's observer (a few milliseconds), a multiple of
+/// [`CHECK_INTERVAL_NODES`]. The Python binding checks for Ctrl-C there.
+pub const POLL_INTERVAL_NODES: u64 = 16_384;
+
 /// Quiescence: skip a capture whose victim, plus this margin in centipawns, cannot lift the static
 /// evaluation to alpha (delta pruning).
 pub const DELTA_MARGIN_CP: i32 = 200;
