@@ -26,6 +26,14 @@ pub enum Error {
         reason: String,
     },
 
+    /// A file or directory could not be opened or read.
+    #[error("cannot read '{path}': {message}")]
+    File { path: String, message: String },
+
+    /// A Polyglot book file is malformed.
+    #[error("invalid opening book '{path}': {reason}")]
+    InvalidBook { path: String, reason: String },
+
     /// The transposition table could not be allocated.
     #[error("cannot allocate a {megabytes} MB transposition table: out of memory")]
     OutOfMemory { megabytes: usize },

@@ -18,6 +18,7 @@
 //! ```
 
 pub mod bench;
+pub mod book;
 pub mod error;
 pub mod eval;
 pub mod limits;

@@ -14,11 +14,14 @@ Positions are a :class:`chess.Board` (with its history) or a FEN string; limits 
 from __future__ import annotations
 
 from ferrochess._core import BENCH_DEPTH, MAX_DEPTH, MAX_HASH_MB, __version__
+from ferrochess.book import Book, open_book
 from ferrochess.engine import Engine, bench, perft, select_move
 from ferrochess.exceptions import (
     EngineError,
     FerrochessError,
+    FileError,
     IllegalMoveError,
+    InvalidBookError,
     InvalidFenError,
     InvalidLimitError,
 )
@@ -27,14 +30,18 @@ __all__ = [
     "BENCH_DEPTH",
     "MAX_DEPTH",
     "MAX_HASH_MB",
+    "Book",
     "Engine",
     "EngineError",
     "FerrochessError",
+    "FileError",
     "IllegalMoveError",
+    "InvalidBookError",
     "InvalidFenError",
     "InvalidLimitError",
     "__version__",
     "bench",
+    "open_book",
     "perft",
     "select_move",
 ]

@@ -6,6 +6,7 @@ history and can detect repetitions. Long computations release the GIL. Errors ar
 Prefer the python-chess-shaped wrappers in :mod:`ferrochess`; this module is their foundation.
 """
 
+import os
 from collections.abc import Callable, Sequence
 from typing import TypedDict, final
 
@@ -15,6 +16,7 @@ __all__ = [
     "MAX_HASH_MB",
     "BENCH_DEPTH",
     "Engine",
+    "Book",
     "select_move",
     "perft",
     "bench",
@@ -186,3 +188,30 @@ class Engine:
     @property
     def seed(self) -> int | None:
         """The seed given at construction, or None."""
+
+@final
+class Book:
+    """A Polyglot opening book, memory-mapped: opening is instant, lookups binary searches."""
+
+    def __new__(cls, path: str | os.PathLike[str]) -> Book:
+        """Open and check the book at ``path``.
+
+        Raises FileError (an OSError) naming the path when it cannot be read, and InvalidBookError
+        when its size is not a multiple of 16 bytes or its keys are not sorted.
+        """
+
+    @property
+    def path(self) -> str:
+        """The path the book was opened from."""
+
+    def __len__(self) -> int:
+        """Number of entries in the file."""
+
+    def find_all(
+        self, fen: str, moves: Sequence[str] = ..., minimum_weight: int = 1
+    ) -> list[tuple[int, int, int, int, str]]:
+        """Return ``(key, raw_move, weight, learn, uci)`` for each legal book move of ``fen`` after
+        ``moves``, in file order, leaving out weights below ``minimum_weight``.
+
+        Raises InvalidFenError and IllegalMoveError for a bad position.
+        """

@@ -10,7 +10,9 @@ from __future__ import annotations
 __all__ = [
     "EngineError",
     "FerrochessError",
+    "FileError",
     "IllegalMoveError",
+    "InvalidBookError",
     "InvalidFenError",
     "InvalidLimitError",
 ]
@@ -42,6 +44,18 @@ class InvalidLimitError(FerrochessError, ValueError):
     Covers depth, nodes, time and clock values, hash size and multipv, as well as a search with no
     limit at all (which would never end). The message quotes the offending value.
     """
+
+
+class FileError(FerrochessError, OSError):
+    """A file or directory (an opening book, a tablebase folder) is missing or unreadable.
+
+    The message names the path and the operating system's reason.
+    """
+
+
+class InvalidBookError(FerrochessError, ValueError):
+    """A Polyglot book file is malformed: its size is not a multiple of 16 bytes, or its keys are
+    not sorted. The message names the path."""
 
 
 class EngineError(FerrochessError, RuntimeError):

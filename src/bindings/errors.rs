@@ -1,7 +1,7 @@
 //! The one place core errors become Python exceptions. The exception classes live in Python
 //! (`ferrochess/exceptions.py`) so they can subclass both `FerrochessError` and `ValueError`.
 
-use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
@@ -38,6 +38,10 @@ pub fn to_python(py: Python<'_>, error: Error) -> PyErr {
         }
         Error::InvalidArgument { .. } => {
             python_exception(py, "InvalidLimitError", message, PyValueError::new_err)
+        }
+        Error::File { .. } => python_exception(py, "FileError", message, PyOSError::new_err),
+        Error::InvalidBook { .. } => {
+            python_exception(py, "InvalidBookError", message, PyValueError::new_err)
         }
         Error::OutOfMemory { .. } => PyMemoryError::new_err(message),
     }

@@ -1,6 +1,7 @@
 //! The Python binding, `ferrochess._core`: the only code that names pyo3. Thin by design: convert
 //! arguments, run the core with the GIL released, convert results.
 
+mod book;
 mod convert;
 mod engine;
 mod errors;
@@ -18,6 +19,7 @@ fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("MAX_HASH_MB", crate::transposition::MAX_HASH_MB)?;
     module.add("BENCH_DEPTH", crate::bench::BENCH_DEPTH)?;
     module.add_class::<engine::Engine>()?;
+    module.add_class::<book::Book>()?;
     module.add_function(wrap_pyfunction!(functions::select_move, module)?)?;
     module.add_function(wrap_pyfunction!(functions::perft, module)?)?;
     module.add_function(wrap_pyfunction!(functions::bench, module)?)?;
