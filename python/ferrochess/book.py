@@ -13,13 +13,13 @@ from __future__ import annotations
 import os
 import random as random_module
 from collections.abc import Container, Iterator
-from types import TracebackType
 from typing import Union
 
 import chess
 import chess.polyglot
 
 from ferrochess import _core
+from ferrochess._closing import Closing
 from ferrochess.exceptions import EngineError
 from ferrochess.interop import BoardLike, to_history
 
@@ -28,23 +28,12 @@ __all__ = ["Book", "open_book"]
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-class Book:
+class Book(Closing):
     """An open Polyglot book. Entries whose move is illegal in the position are never returned."""
 
     def __init__(self, path: PathLike) -> None:
         self._book: _core.Book | None = _core.Book(os.fspath(path))
         self._path = os.fspath(path)
-
-    def __enter__(self) -> Book:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "closed" if self._book is None else f"{len(self._book)} entries"

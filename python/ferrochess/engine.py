@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from types import TracebackType
 from typing import TYPE_CHECKING, Any, overload
 
 import chess
 import chess.engine
 
 from ferrochess import _core
+from ferrochess._closing import Closing
 from ferrochess.exceptions import EngineError
 from ferrochess.interop import (
     BoardLike,
@@ -71,7 +71,7 @@ def bench(depth: int | None = None) -> _BenchResult:
     return _core.bench() if depth is None else _core.bench(depth)
 
 
-class Engine:
+class Engine(Closing):
     """A long-lived searcher with its own transposition table, shaped like python-chess engines.
 
     ``Engine(hash_mb=16, seed=None)``: ``hash_mb`` is the table size in mebibytes
@@ -90,17 +90,6 @@ class Engine:
     def __repr__(self) -> str:
         state = " closed" if self._core is None else ""
         return f"<ferrochess.Engine hash_mb={self._hash_mb} seed={self._seed}{state}>"
-
-    def __enter__(self) -> Engine:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     @property
     def hash_mb(self) -> int:
