@@ -43,7 +43,9 @@ INFO_KEYS = {
 
 @pytest.fixture
 def engine() -> Iterator[Engine]:
-    with Engine() as engine:
+    """An engine without a book: these tests are about its search (tests/test_book.py covers
+    book moves)."""
+    with Engine(book=None) as engine:
         yield engine
 
 

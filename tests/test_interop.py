@@ -109,6 +109,9 @@ def test_info_dicts_conversion() -> None:
             {"multipv": 1, "score_cp": 40, "score_mate": None, "pv": ["e1g1", "e8c8"]},
             {"multipv": 2, "score_cp": 10, "score_mate": None, "pv": ["d5e6"]},
         ],
+        "source": "search",
+        "book_weight": None,
+        "book_moves": [],
     }
     first, second = info_dicts(result, chess.WHITE)
     assert first["pv"] == [chess.Move.from_uci("e1g1"), chess.Move.from_uci("e8c8")]
@@ -116,9 +119,32 @@ def test_info_dicts_conversion() -> None:
     assert (first["depth"], first["seldepth"], first["nodes"]) == (3, 7, 1234)
     assert first["source"] == "search"  # type: ignore[typeddict-item]
     assert second["multipv"] == 2
+    assert "book_weight" not in first and "book_moves" not in first
     result["lines"] = []
     (only,) = info_dicts(result, chess.WHITE)
     assert "score" not in only and "pv" not in only and only["depth"] == 3
+
+
+def test_info_dicts_of_a_book_move() -> None:
+    result: Any = {
+        "move": "e2e4",
+        "ponder": None,
+        **dict.fromkeys(["depth", "seldepth", "nodes", "nps", "hashfull", "tbhits"], 0),
+        "time": 0.0001,
+        "lines": [{"multipv": 1, "score_cp": None, "score_mate": None, "pv": ["e2e4"]}],
+        "source": "book",
+        "book_weight": 916,
+        "book_moves": [["e2e4", 916], ["d2d4", 844]],
+    }
+    (info,) = info_dicts(result, chess.WHITE)
+    assert info["source"] == "book"  # type: ignore[typeddict-item]
+    assert info["book_weight"] == 916  # type: ignore[typeddict-item]
+    assert info["book_moves"] == [  # type: ignore[typeddict-item]
+        (chess.Move.from_uci("e2e4"), 916),
+        (chess.Move.from_uci("d2d4"), 844),
+    ]
+    assert info["pv"] == [chess.Move.from_uci("e2e4")]
+    assert "score" not in info
 
 
 # --- history reaches the core ---------------------------------------------------------------

@@ -14,8 +14,8 @@ Positions are a :class:`chess.Board` (with its history) or a FEN string; limits 
 from __future__ import annotations
 
 from ferrochess._core import BENCH_DEPTH, MAX_DEPTH, MAX_HASH_MB, __version__
-from ferrochess.book import Book, open_book
-from ferrochess.engine import Engine, bench, perft, select_move
+from ferrochess.book import Book, BuildReport, build_book, open_book
+from ferrochess.engine import DEFAULT_BOOK, Engine, bench, perft, select_move
 from ferrochess.exceptions import (
     EngineError,
     FerrochessError,
@@ -28,9 +28,11 @@ from ferrochess.exceptions import (
 
 __all__ = [
     "BENCH_DEPTH",
+    "DEFAULT_BOOK",
     "MAX_DEPTH",
     "MAX_HASH_MB",
     "Book",
+    "BuildReport",
     "Engine",
     "EngineError",
     "FerrochessError",
@@ -41,6 +43,7 @@ __all__ = [
     "InvalidLimitError",
     "__version__",
     "bench",
+    "build_book",
     "open_book",
     "perft",
     "select_move",

@@ -21,6 +21,8 @@ __all__ = [
     "perft",
     "bench",
     "legal_moves",
+    "build_book",
+    "DEFAULT_BOOK",
 ]
 
 __version__: str
@@ -34,6 +36,9 @@ MAX_HASH_MB: int
 
 BENCH_DEPTH: int
 """The search depth :func:`bench` uses when none is given."""
+
+DEFAULT_BOOK: str
+"""``"default"``: the name of the compiled-in opening book wherever a book path is accepted."""
 
 class _Line(TypedDict):
     """One principal variation of a search result."""
@@ -82,6 +87,14 @@ class _SearchInfo(TypedDict):
     """Principal variations, best first; empty when there is no legal move."""
     stats: _SearchStats
     """Search counters."""
+    source: str
+    """``"search"``, or ``"book"`` when the move came from the opening book (no search, no score:
+    ``lines`` holds the book move alone, depth and nodes are 0)."""
+    book_weight: int | None
+    """The book move's weight when ``source`` is ``"book"``, else None."""
+    book_moves: list[tuple[str, int]]
+    """The engine's book moves of the position as ``(uci, weight)``, heaviest first (empty when
+    there is no book or the position is not in it, and in callback results)."""
 
 class _BenchResult(TypedDict):
     """The signature of a :func:`bench` run."""
@@ -97,15 +110,58 @@ class _BenchResult(TypedDict):
     nps: int
     """Nodes per second."""
 
-def select_move(fen: str, depth: int, moves: Sequence[str] = ...) -> str | None:
-    """Return the best move after searching ``depth`` plies, or None when there is no legal move.
+class _BuildReport(TypedDict):
+    """What :func:`build_book` did."""
+
+    games: int
+    """Games read, broken ones included."""
+    broken_games: int
+    """Games skipped: an illegal or unreadable move, a bad FEN tag or a chess variant."""
+    problems: list[str]
+    """Descriptions of the first broken games."""
+    positions: int
+    """Distinct positions in the book."""
+    entries: int
+    """Entries written."""
+    bytes: int
+    """Bytes of PGN read."""
+
+def select_move(
+    fen: str,
+    depth: int,
+    moves: Sequence[str] = ...,
+    book: str | None = ...,
+    seed: int | None = None,
+) -> str | None:
+    """Return the move to play, or None when there is no legal move.
 
     The position is ``fen`` followed by ``moves`` (UCI, default none), so repetitions in the
-    history count. The move is in UCI notation with castling as e1g1. Each call uses a fresh
-    16 MB transposition table and releases the GIL while it searches.
+    history count. When the position is in ``book`` (``"default"``: the compiled-in book; a path;
+    None: no book) a book move is chosen at random by weight (``seed`` makes it reproducible);
+    otherwise the search goes ``depth`` plies deep with a fresh 16 MB transposition table, the GIL
+    released. The move is in UCI notation with castling as e1g1.
 
-    Raises InvalidFenError for a bad FEN, IllegalMoveError for a bad move in ``moves`` and
-    InvalidLimitError unless 1 <= depth <= MAX_DEPTH.
+    Raises InvalidFenError for a bad FEN, IllegalMoveError for a bad move in ``moves``,
+    InvalidLimitError unless 1 <= depth <= MAX_DEPTH, FileError and InvalidBookError for a bad book.
+    """
+
+def build_book(
+    inputs: Sequence[str | os.PathLike[str]],
+    output: str | os.PathLike[str],
+    max_ply: int = 16,
+    min_games: int = 3,
+    progress: Callable[[int, int, int], object] | None = None,
+) -> _BuildReport | None:
+    """Build a Polyglot book at ``output`` from the PGN files ``inputs``, as ``polyglot make-book``.
+
+    The first ``max_ply`` moves of every game count; a move scores 2 per win and 1 per draw or
+    unknown result for the side that played it; moves seen in fewer than ``min_games`` games, or
+    scoring nothing, are left out. Broken games are skipped and counted. ``progress(bytes_read,
+    total_bytes, games)`` is called now and then; an exception it raises (or Ctrl-C) stops the
+    build, writes nothing and propagates. The file is written whole or not at all.
+
+    Raises FileError naming an unreadable input or unwritable output, InvalidLimitError for
+    max_ply < 0 or min_games < 1 or no input.
     """
 
 def perft(fen: str, depth: int) -> int:
@@ -135,11 +191,23 @@ class Engine:
     taken with the GIL released. :meth:`stop` may be called from any thread at any time.
     """
 
-    def __new__(cls, hash_mb: int | None = None, seed: int | None = None) -> Engine:
+    def __new__(
+        cls,
+        hash_mb: int | None = None,
+        seed: int | None = None,
+        book: str | None = None,
+        book_choice: str = ...,
+        book_min_weight: int | None = None,
+        book_max_ply: int | None = None,
+    ) -> Engine:
         """Create an engine with a ``hash_mb`` mebibyte transposition table (None: 16).
 
-        ``seed`` fixes any randomness (None: none used). Raises InvalidLimitError unless
-        1 <= hash_mb <= MAX_HASH_MB.
+        ``book`` (``"default"``, a path, or None) is consulted by searches with ``use_book``:
+        ``book_choice`` is ``"weighted"``, ``"uniform"`` or ``"best"``; entries lighter than
+        ``book_min_weight`` (None: 1) are ignored; the book is left after ``book_max_ply`` plies.
+        ``seed`` makes the book choices reproducible (None: a fresh random seed).
+        Raises InvalidLimitError for an out-of-range value (hash_mb outside 1..MAX_HASH_MB, a bad
+        choice name), FileError and InvalidBookError for a bad book.
         """
 
     def search(
@@ -157,13 +225,17 @@ class Engine:
         remaining_moves: int | None = None,
         mate: int | None = None,
         multipv: int | None = None,
+        exclude_moves: Sequence[str] = ...,
+        use_book: bool = False,
         callback: Callable[[_SearchInfo], object] | None = None,
     ) -> _SearchInfo:
         """Search ``fen`` after ``moves`` (UCI, default none) within the limits; return the result.
 
         Limits mirror chess.engine.Limit (times in seconds; ``time`` is a fixed move time); the
         search ends at the first one reached, or when :meth:`stop` is called. ``multipv`` is the
-        number of best lines returned (None: 1). ``callback`` gets the result so far after every
+        number of best lines returned (None: 1). Root moves in ``exclude_moves`` (UCI) are never
+        searched nor played. With ``use_book`` (only for multipv 1) a book move is returned without
+        a search when the engine's book has one. ``callback`` gets the result so far after every
         completed iteration (with the GIL held); an exception it raises stops the search and
         propagates.
 
@@ -189,12 +261,16 @@ class Engine:
     def seed(self) -> int | None:
         """The seed given at construction, or None."""
 
+    @property
+    def book(self) -> str | None:
+        """The book's path (``"default"`` for the compiled-in one), or None."""
+
 @final
 class Book:
     """A Polyglot opening book, memory-mapped: opening is instant, lookups binary searches."""
 
-    def __new__(cls, path: str | os.PathLike[str]) -> Book:
-        """Open and check the book at ``path``.
+    def __new__(cls, path: str) -> Book:
+        """Open and check the book at ``path`` (``"default"``: the compiled-in book).
 
         Raises FileError (an OSError) naming the path when it cannot be read, and InvalidBookError
         when its size is not a multiple of 16 bytes or its keys are not sorted.

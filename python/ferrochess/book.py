@@ -1,18 +1,21 @@
-"""Polyglot opening books, shaped like python-chess's :mod:`chess.polyglot` reader.
+"""Polyglot opening books, shaped like python-chess's :mod:`chess.polyglot` reader, and a builder.
 
 ``open_book(path)`` returns a :class:`Book`, usable as a context manager, whose lookups take a
 :class:`chess.Board` (or a FEN) and give :class:`chess.polyglot.Entry` tuples, so code written for
 ``chess.polyglot.open_reader`` works unchanged. The file is memory-mapped by the Rust core: a book
 of any size opens at once and each lookup is a binary search. ``find``, ``weighted_choice`` and
 ``choice`` raise :class:`IndexError` when the position is not in the book; ``get`` returns a
-default.
+default. ``open_book("default")`` opens the book compiled into ferrochess.
+
+:func:`build_book` makes a book from PGN files the way ``polyglot make-book`` does.
 """
 
 from __future__ import annotations
 
 import os
 import random as random_module
-from collections.abc import Container, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Union
 
 import chess
@@ -23,9 +26,12 @@ from ferrochess._closing import Closing
 from ferrochess.exceptions import EngineError
 from ferrochess.interop import BoardLike, to_history
 
-__all__ = ["Book", "open_book"]
+__all__ = ["Book", "BuildProgress", "BuildReport", "build_book", "open_book"]
 
 PathLike = Union[str, "os.PathLike[str]"]
+
+BuildProgress = Callable[[int, int, int], object]
+"""A build progress callback: ``progress(bytes_read, total_bytes, games)``."""
 
 
 class Book(Closing):
@@ -140,13 +146,63 @@ class Book(Closing):
 
 
 def open_book(path: PathLike) -> Book:
-    """Open a Polyglot ``.bin`` book.
+    """Open a Polyglot ``.bin`` book; ``"default"`` opens the book compiled into ferrochess.
 
     Raises :class:`~ferrochess.FileError` (an OSError) naming the path when the file is missing or
     unreadable, and :class:`~ferrochess.InvalidBookError` (a ValueError) when its size is not a
     multiple of 16 bytes or its keys are not sorted.
     """
     return Book(path)
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What :func:`build_book` did."""
+
+    games: int
+    """Games read, broken ones included."""
+    broken_games: int
+    """Games skipped: an illegal or unreadable move among the plies used, a bad FEN tag, or a
+    chess variant."""
+    problems: list[str]
+    """What was wrong with the first broken games (at most 20)."""
+    positions: int
+    """Distinct positions in the book."""
+    entries: int
+    """Entries written (positions times their moves)."""
+    bytes: int
+    """Bytes of PGN read."""
+
+
+def build_book(
+    pgn: PathLike | Iterable[PathLike],
+    output: PathLike,
+    *,
+    max_ply: int = 16,
+    min_games: int = 3,
+    progress: BuildProgress | None = None,
+) -> BuildReport:
+    """Build a Polyglot book at ``output`` from one PGN file or several, as ``polyglot make-book``.
+
+    Each game counts for its first ``max_ply`` moves: a move scores 2 for a win and 1 for a draw
+    (or an unknown result, ``*``) of the side that played it, and its weight in the book is that
+    score summed over the games. Moves played in fewer than ``min_games`` games, or never scoring,
+    are left out. PGN is read by a real parser: comments, variations and NAGs are skipped, a game
+    with an illegal move (among the plies used) or a bad FEN tag is skipped and counted, and the
+    build goes on. ``progress(bytes_read, total_bytes, games)`` is called now and then; an
+    exception it raises, or Ctrl-C, stops the build and propagates, and nothing is written. The
+    book is written to a temporary file renamed into place, so ``output`` is never half-written.
+
+    Raises :class:`~ferrochess.FileError` naming an unreadable input or unwritable output and
+    :class:`~ferrochess.InvalidLimitError` for ``max_ply < 0``, ``min_games < 1`` or no input.
+    """
+    paths = [os.fspath(pgn)] if isinstance(pgn, (str, os.PathLike)) else [
+        os.fspath(path) for path in pgn
+    ]
+    report = _core.build_book(paths, os.fspath(output), max_ply, min_games, progress)
+    if report is None:  # pragma: no cover - only when a callback stops without raising
+        raise EngineError("the book build stopped without a reason")
+    return BuildReport(**report)
 
 
 def _describe(board: BoardLike) -> str:

@@ -1,4 +1,4 @@
-"""The ``ferrochess`` command line: ``bestmove``, ``perft`` and ``bench``.
+"""The ``ferrochess`` command line: ``bestmove``, ``perft``, ``bench`` and ``book``.
 
 Contract: results go to stdout and the exit status is 0; bad input (a FEN, a move, a depth) prints
 one line naming it on stderr and exits with status 2, never with a traceback. An internal engine
@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Sequence
+from typing import TextIO
 
 from ferrochess import _core
-from ferrochess.engine import bench, perft, select_move
+from ferrochess.book import build_book, open_book
+from ferrochess.engine import DEFAULT_BOOK, bench, perft, select_move
 from ferrochess.exceptions import EngineError, FerrochessError
 
 __all__ = ["main"]
@@ -41,6 +44,15 @@ def build_parser() -> argparse.ArgumentParser:
     bestmove.add_argument(
         "--depth", type=int, default=8, metavar="N", help="search depth in plies (default: 8)"
     )
+    bestmove.add_argument(
+        "--book",
+        default=DEFAULT_BOOK,
+        metavar="BOOK",
+        help="Polyglot book consulted first: 'default' (built in, the default), a path, or 'none'",
+    )
+    bestmove.add_argument(
+        "--seed", type=int, default=None, metavar="N", help="makes the book choice reproducible"
+    )
 
     perft_parser = commands.add_parser(
         "perft",
@@ -62,13 +74,117 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help=f"search depth in plies (default: {_core.BENCH_DEPTH})",
     )
+    add_book_commands(commands)
     return parser
+
+
+def add_book_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``book build`` and ``book show``."""
+    book = commands.add_parser(
+        "book", help="build or look into Polyglot opening books", description="Opening books."
+    )
+    book_commands = book.add_subparsers(dest="book_command", metavar="ACTION", required=True)
+    build = book_commands.add_parser(
+        "build",
+        help="build a book from PGN games, as 'polyglot make-book'",
+        description=(
+            "Build a Polyglot book from PGN games. A move scores 2 per win and 1 per draw for the "
+            "side that played it; moves seen in fewer than --min-games games are left out. "
+            "Broken games are skipped and counted."
+        ),
+    )
+    build.add_argument("pgn", nargs="+", metavar="GAMES.pgn", help="PGN files to read")
+    build.add_argument("-o", "--output", required=True, metavar="OUT.bin", help="book to write")
+    build.add_argument(
+        "--max-ply", type=int, default=16, metavar="N", help="plies used per game (default: 16)"
+    )
+    build.add_argument(
+        "--min-games",
+        type=int,
+        default=3,
+        metavar="N",
+        help="games a move needs to be kept (default: 3)",
+    )
+    build.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="draw a progress bar on stderr (default: when stderr is a terminal)",
+    )
+    show = book_commands.add_parser(
+        "show",
+        help="list the book moves of a position",
+        description="Print the book moves of FEN with their weights, heaviest first.",
+    )
+    show.add_argument("fen", metavar="FEN", help="the position, quoted as one argument")
+    show.add_argument(
+        "--book", default=DEFAULT_BOOK, metavar="BOOK", help="'default' (built in) or a path"
+    )
+
+
+class ProgressBar:
+    """A one-line progress bar redrawn in place on a stream."""
+
+    WIDTH = 30
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.started = time.monotonic()
+
+    def __call__(self, done: int, total: int, games: int) -> None:
+        fraction = done / total if total else 1.0
+        filled = round(self.WIDTH * fraction)
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        elapsed = time.monotonic() - self.started
+        self.stream.write(
+            f"\r[{bar}] {fraction:6.1%}  {done / 1e6:.1f}/{total / 1e6:.1f} MB  "
+            f"{games} games  {elapsed:.0f} s"
+        )
+        self.stream.flush()
+
+    def finish(self) -> None:
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+def run_book(args: argparse.Namespace) -> int:
+    """Execute ``book build`` or ``book show``."""
+    if args.book_command == "build":
+        show_progress = sys.stderr.isatty() if args.progress is None else args.progress
+        bar = ProgressBar(sys.stderr) if show_progress else None
+        try:
+            report = build_book(
+                args.pgn,
+                args.output,
+                max_ply=args.max_ply,
+                min_games=args.min_games,
+                progress=bar,
+            )
+        finally:
+            if bar is not None:
+                bar.finish()
+        for problem in report.problems:
+            print(f"skipped: {problem}", file=sys.stderr)
+        print(
+            f"{report.games} games read, {report.broken_games} broken and skipped; "
+            f"{report.positions} positions, {report.entries} entries written to {args.output}"
+        )
+    else:
+        with open_book(args.book) as book:
+            entries = sorted(book.find_all(args.fen), key=lambda e: -e.weight)
+            total = sum(entry.weight for entry in entries) or 1
+            for entry in entries:
+                print(f"{entry.move.uci():6} {entry.weight:6} {entry.weight / total:7.1%}")
+            if not entries:
+                print("(not in the book)")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
     """Execute the parsed command, printing its result; return the exit status."""
     if args.command == "bestmove":
-        move = select_move(args.fen, args.depth)
+        book = None if args.book.lower() == "none" else args.book
+        move = select_move(args.fen, args.depth, book=book, seed=args.seed)
         print("(none)" if move is None else move)
     elif args.command == "perft":
         print(perft(args.fen, args.depth))
@@ -79,6 +195,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"Bench: {result['nodes']}")
         print(f"Time: {result['time']:.3f} s")
         print(f"Nodes/s: {result['nps']}")
+    elif args.command == "book":
+        return run_book(args)
     else:  # pragma: no cover - argparse rejects unknown commands
         raise AssertionError(f"unknown command {args.command!r}")
     return 0

@@ -8,9 +8,10 @@ All searching happens in the Rust core with the GIL released.
 
 from __future__ import annotations
 
+import os
 import threading
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, overload
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Literal, Union, overload
 
 import chess
 import chess.engine
@@ -30,24 +31,52 @@ from ferrochess.interop import (
 if TYPE_CHECKING:
     from ferrochess._core import _BenchResult, _SearchInfo
 
-__all__ = ["Engine", "InfoCallback", "bench", "perft", "select_move"]
+__all__ = [
+    "DEFAULT_BOOK",
+    "BookChoice",
+    "BookSpec",
+    "Engine",
+    "InfoCallback",
+    "bench",
+    "perft",
+    "select_move",
+]
 
 InfoCallback = Callable[[chess.engine.InfoDict], object]
 """A search callback: receives an InfoDict after each completed iteration; its result is ignored."""
 
+DEFAULT_BOOK = _core.DEFAULT_BOOK
+"""``"default"``: names the opening book compiled into ferrochess wherever a book is accepted."""
 
-def select_move(board: BoardLike, depth: int) -> str | None:
-    """Return the best move for the side to move in UCI notation, or None when it has no legal move.
+BookSpec = Union[str, "os.PathLike[str]", None]
+"""A book argument: ``"default"`` (the compiled-in book), the path of a Polyglot file, or None."""
+
+BookChoice = Literal["weighted", "uniform", "best"]
+"""How a book move is picked: by weight at random, uniformly at random, or the heaviest."""
+
+
+def _book_name(book: BookSpec) -> str | None:
+    return None if book is None else os.fspath(book)
+
+
+def select_move(
+    board: BoardLike, depth: int, *, book: BookSpec = DEFAULT_BOOK, seed: int | None = None
+) -> str | None:
+    """Return the move to play for the side to move in UCI notation, or None when it has none.
 
     ``board`` is a :class:`chess.Board` (its history counts for repetitions; it is not modified) or
-    a FEN string. The search goes ``depth`` plies deep (1..MAX_DEPTH) with a fresh 16 MB table.
-    Castling is written king-to-destination (e1g1), as :meth:`chess.Move.from_uci` expects.
+    a FEN string. When the position is in ``book`` (the compiled-in default book unless another
+    path, or None for no book, is given), a book move is returned at once, chosen at random in
+    proportion to its weight; ``seed`` makes that choice reproducible. Otherwise the search goes
+    ``depth`` plies deep (1..MAX_DEPTH) with a fresh 16 MB table. Castling is written
+    king-to-destination (e1g1), as :meth:`chess.Move.from_uci` expects.
 
     Raises InvalidFenError, IllegalMoveError (a bad move in the history), InvalidLimitError (depth
-    out of range) and TypeError (``board`` neither a Board nor a str).
+    out of range), FileError/InvalidBookError (an unreadable or malformed book) and TypeError
+    (``board`` neither a Board nor a str).
     """
     root_fen, moves = to_history(board)
-    return _core.select_move(root_fen, depth, moves)
+    return _core.select_move(root_fen, depth, moves, _book_name(book), seed)
 
 
 def perft(board: BoardLike, depth: int) -> int:
@@ -72,24 +101,56 @@ def bench(depth: int | None = None) -> _BenchResult:
 
 
 class Engine(Closing):
-    """A long-lived searcher with its own transposition table, shaped like python-chess engines.
+    """A long-lived searcher with its own transposition table and opening book, shaped like
+    python-chess engines.
 
-    ``Engine(hash_mb=16, seed=None)``: ``hash_mb`` is the table size in mebibytes
-    (1..MAX_HASH_MB, else InvalidLimitError); ``seed`` fixes any randomness. The table persists
-    between searches until :meth:`new_game`. One Engine may be used from several threads: searches
-    are serialised, and :meth:`stop` works from any thread. Use it as a context manager or call
-    :meth:`close` when done; a closed Engine raises EngineError.
+    ``hash_mb`` is the table size in mebibytes (1..MAX_HASH_MB, else InvalidLimitError). ``seed``
+    makes the engine's random choices (its book moves) reproducible: two Engines with the same
+    seed play the same game; None draws a fresh seed. The table persists between searches until
+    :meth:`new_game`.
+
+    :meth:`play` takes its move from ``book`` when the position is in it: ``"default"`` (the
+    compiled-in book of opening theory), the path of a Polyglot ``.bin`` file, or None for no
+    book. ``book_choice`` picks among the book moves: ``"weighted"`` (at random, in proportion to
+    weight, as Polyglot does), ``"uniform"`` or ``"best"`` (the heaviest, always the same);
+    entries lighter than ``book_min_weight`` are ignored; once the game is ``book_max_ply`` plies
+    old (counted from the FEN's move number) the book is left. A missing or malformed book raises
+    FileError or InvalidBookError here, not at the first move.
+
+    One Engine may be used from several threads: searches are serialised, and :meth:`stop` works
+    from any thread. Use it as a context manager or call :meth:`close` when done; a closed Engine
+    raises EngineError.
     """
 
-    def __init__(self, hash_mb: int = 16, seed: int | None = None) -> None:
-        self._core: _core.Engine | None = _core.Engine(hash_mb, seed)
+    def __init__(
+        self,
+        hash_mb: int = 16,
+        seed: int | None = None,
+        *,
+        book: BookSpec = DEFAULT_BOOK,
+        book_choice: BookChoice = "weighted",
+        book_min_weight: int = 1,
+        book_max_ply: int | None = None,
+    ) -> None:
+        self._core: _core.Engine | None = _core.Engine(
+            hash_mb, seed, _book_name(book), book_choice, book_min_weight, book_max_ply
+        )
         self._hash_mb = self._core.hash_mb
         self._seed = self._core.seed
+        self._book = self._core.book
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
         state = " closed" if self._core is None else ""
-        return f"<ferrochess.Engine hash_mb={self._hash_mb} seed={self._seed}{state}>"
+        return (
+            f"<ferrochess.Engine hash_mb={self._hash_mb} seed={self._seed} "
+            f"book={self._book!r}{state}>"
+        )
+
+    @property
+    def book(self) -> str | None:
+        """The book :meth:`play` consults (``"default"`` or a path), or None."""
+        return self._book
 
     @property
     def hash_mb(self) -> int:
@@ -118,8 +179,11 @@ class Engine(Closing):
         limit: chess.engine.Limit,
         multipv: int,
         callback: InfoCallback | None,
+        exclude_moves: Iterable[chess.Move],
+        use_book: bool,
     ) -> tuple[_SearchInfo, chess.Color]:
         root_fen, moves = to_history(board)
+        excluded = [move.uci() for move in exclude_moves]
         kwargs = limit_to_kwargs(limit)
         engine = self._engine()
         turn = board.turn if isinstance(board, chess.Board) else turn_of(root_fen, moves)
@@ -132,7 +196,15 @@ class Engine(Closing):
                     user_callback(info)
 
             core_callback = forward
-        result = engine.search(root_fen, moves, multipv=multipv, callback=core_callback, **kwargs)
+        result = engine.search(
+            root_fen,
+            moves,
+            multipv=multipv,
+            exclude_moves=excluded,
+            use_book=use_book,
+            callback=core_callback,
+            **kwargs,
+        )
         return result, turn
 
     def play(
@@ -140,20 +212,27 @@ class Engine(Closing):
         board: BoardLike,
         limit: chess.engine.Limit,
         *,
+        exclude_moves: Iterable[chess.Move] = (),
         callback: InfoCallback | None = None,
     ) -> chess.engine.PlayResult:
-        """Search ``board`` within ``limit`` and return the move to play.
+        """Return the move to play in ``board``: from the book when it has one, else by a search
+        within ``limit``.
 
         ``board`` is a :class:`chess.Board` (history counts, board unmodified) or a FEN string.
         Any of the Limit's depth, nodes, time, clocks, increments, remaining_moves and mate may be
-        set; a Limit with none set raises InvalidLimitError. The result's ``move`` is None only when
-        the side to move has no legal move, ``ponder`` is the expected reply (or None), and
-        ``info`` is the InfoDict of the best line (see :meth:`analyse`). ``callback`` receives an
-        InfoDict after each completed iteration; an exception it raises stops the search and
-        propagates. Inside the callback this Engine's ``stop()`` may be called, but not its
-        ``play``/``analyse``/``new_game`` (EngineError: the call would wait for itself).
+        set; a Limit with none set raises InvalidLimitError (even when a book move is found).
+        The result's ``move`` is None only when the side to move has no legal move, ``ponder`` is
+        the expected reply (or None), and ``info`` says how the move was found: for a book move
+        ``info["source"] == "book"`` and ``info["book_weight"]`` is its weight (there is no score
+        and ``depth`` and ``nodes`` are 0); for a search ``info["source"] == "search"`` and
+        ``info`` is the InfoDict of the best line (see :meth:`analyse`). The engine never plays a
+        move in ``exclude_moves``, from the book or the search (excluding every legal move raises
+        InvalidLimitError). ``callback`` receives an InfoDict after each completed iteration; an
+        exception it raises stops the search and propagates. Inside the callback this Engine's
+        ``stop()`` may be called, but not its ``play``/``analyse``/``new_game`` (EngineError: the
+        call would wait for itself).
         """
-        result, turn = self._search(board, limit, 1, callback)
+        result, turn = self._search(board, limit, 1, callback, exclude_moves, True)
         return chess.engine.PlayResult(
             move_or_none(result["move"]),
             move_or_none(result["ponder"]),
@@ -167,6 +246,7 @@ class Engine(Closing):
         limit: chess.engine.Limit,
         multipv: None = None,
         *,
+        exclude_moves: Iterable[chess.Move] = (),
         callback: InfoCallback | None = None,
     ) -> chess.engine.InfoDict: ...
 
@@ -177,6 +257,7 @@ class Engine(Closing):
         limit: chess.engine.Limit,
         multipv: int,
         *,
+        exclude_moves: Iterable[chess.Move] = (),
         callback: InfoCallback | None = None,
     ) -> list[chess.engine.InfoDict]: ...
 
@@ -186,22 +267,27 @@ class Engine(Closing):
         limit: chess.engine.Limit,
         multipv: int | None = None,
         *,
+        exclude_moves: Iterable[chess.Move] = (),
         callback: InfoCallback | None = None,
     ) -> Any:
         """Search ``board`` within ``limit`` and return what the engine thinks of it.
+
+        An analysis always searches, even in a book position, since it is asked for a score; when
+        the position is in the engine's book, each InfoDict also holds ``book_moves``: the book's
+        moves there as ``(chess.Move, weight)`` pairs, heaviest first.
 
         Returns an InfoDict when ``multipv`` is None, else a list of ``multipv`` InfoDicts (fewer
         if there are fewer legal moves), best first, with distinct first moves: python-chess's
         convention. Each InfoDict holds ``score`` (:class:`chess.engine.PovScore` of Cp or Mate,
         from the side to move), ``pv`` (list of :class:`chess.Move`), ``multipv``, ``depth``,
         ``seldepth``, ``nodes``, ``nps``, ``time`` (seconds), ``hashfull`` (permille), ``tbhits``
-        and ``source`` (``"search"``; later versions add ``"book"`` and ``"tablebase"``). With no
-        legal move there is a single InfoDict without score and pv (an empty list when
-        ``multipv`` is given). ``callback`` receives an
-        InfoDict per line after each completed iteration. multipv < 1 raises InvalidLimitError;
-        other errors as in :meth:`play`.
+        and ``source`` (``"search"``). With no legal move there is a single InfoDict without score
+        and pv (an empty list when ``multipv`` is given). Root moves in ``exclude_moves`` are not
+        searched. ``callback`` receives an InfoDict per line after each completed iteration.
+        multipv < 1 raises InvalidLimitError; other errors as in :meth:`play`.
         """
-        result, turn = self._search(board, limit, 1 if multipv is None else multipv, callback)
+        lines = 1 if multipv is None else multipv
+        result, turn = self._search(board, limit, lines, callback, exclude_moves, False)
         infos = info_dicts(result, turn)
         if multipv is None:
             return infos[0]

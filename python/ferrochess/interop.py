@@ -139,8 +139,10 @@ def info_dicts(result: _SearchInfo, turn: chess.Color) -> list[chess.engine.Info
 
     Each holds ``score`` (PovScore), ``pv`` (list of chess.Move), ``multipv``, ``depth``,
     ``seldepth``, ``nodes``, ``nps``, ``time``, ``hashfull``, ``tbhits`` and ``source``
-    (``"search"``; later versions add ``"book"`` and ``"tablebase"``). A result without lines
-    (no legal move) gives a single InfoDict without score, pv and multipv.
+    (``"search"`` or ``"book"``). A book move has no ``score``, has ``book_weight``, and has
+    depth and nodes 0. ``book_moves`` lists the position's book moves as ``(chess.Move, weight)``
+    when the engine has a book that knows the position. A result without lines (no legal move)
+    gives a single InfoDict without score, pv and multipv.
     """
     common: dict[str, Any] = {
         "depth": result["depth"],
@@ -150,17 +152,24 @@ def info_dicts(result: _SearchInfo, turn: chess.Color) -> list[chess.engine.Info
         "time": result["time"],
         "hashfull": result["hashfull"],
         "tbhits": result["tbhits"],
-        "source": "search",
+        "source": result["source"],
     }
+    if result["book_weight"] is not None:
+        common["book_weight"] = result["book_weight"]
+    if result["book_moves"]:
+        common["book_moves"] = [
+            (chess.Move.from_uci(uci), weight) for uci, weight in result["book_moves"]
+        ]
     if not result["lines"]:
         return [cast(chess.engine.InfoDict, common)]
     infos = []
     for line in result["lines"]:
-        info = {
-            "score": pov_score(line, turn),
+        info: dict[str, Any] = {
             "pv": [chess.Move.from_uci(uci) for uci in line["pv"]],
             "multipv": line["multipv"],
             **common,
         }
+        if result["source"] != "book":
+            info["score"] = pov_score(line, turn)
         infos.append(cast(chess.engine.InfoDict, info))
     return infos

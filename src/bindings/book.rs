@@ -1,11 +1,15 @@
 //! `ferrochess._core.Book`: a Polyglot book opened through a memory map.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use super::gil::without_gil;
 use crate::book::Book as CoreBook;
+use crate::book::builder::{BuildOptions, Progress, build_book as build};
+use crate::error::Error;
 use crate::position::{Position, move_to_uci};
 
 /// A found entry as Python receives it: (key, raw move, weight, learn, move in UCI).
@@ -13,14 +17,15 @@ type EntryTuple = (u64, u16, u16, u32, String);
 
 #[pyclass(name = "Book", module = "ferrochess._core", frozen)]
 pub struct Book {
-    book: CoreBook,
+    book: Arc<CoreBook>,
 }
 
 #[pymethods]
 impl Book {
+    /// Opens the book at `path`; `"default"` is the compiled-in book.
     #[new]
-    fn new(py: Python<'_>, path: PathBuf) -> PyResult<Book> {
-        let book = without_gil(py, move || CoreBook::open(path))?;
+    fn new(py: Python<'_>, path: String) -> PyResult<Book> {
+        let book = without_gil(py, move || CoreBook::open_named(&path))?;
         Ok(Book { book })
     }
 
@@ -69,4 +74,75 @@ impl Book {
             self.book.len()
         )
     }
+}
+
+/// Builds a Polyglot book from PGN files; see `_core.pyi`.
+#[pyfunction]
+#[pyo3(signature = (inputs, output, max_ply = 16, min_games = 3, progress = None))]
+pub fn build_book<'py>(
+    py: Python<'py>,
+    inputs: Vec<PathBuf>,
+    output: PathBuf,
+    max_ply: i64,
+    min_games: i64,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let on_main_thread = super::observer::on_main_thread(py);
+    let (report, error) = without_gil(py, move || {
+        if !(0..=i64::from(u32::MAX)).contains(&max_ply) {
+            return Err(Error::argument("max_ply", max_ply, "must be at least 0"));
+        }
+        if !(1..=i64::from(u32::MAX)).contains(&min_games) {
+            return Err(Error::argument(
+                "min_games",
+                min_games,
+                "must be at least 1",
+            ));
+        }
+        let options = BuildOptions {
+            max_ply: max_ply as u32,
+            min_games: min_games as u32,
+        };
+        let mut error: Option<PyErr> = None;
+        let mut report_progress = |now: Progress| -> bool {
+            Python::attach(|py| {
+                let outcome = match &progress {
+                    Some(callback) => callback
+                        .call1(py, (now.bytes_read, now.total_bytes, now.games))
+                        .map(|_| ()),
+                    None => Ok(()),
+                };
+                let outcome = outcome.and_then(|()| {
+                    if on_main_thread {
+                        py.check_signals()
+                    } else {
+                        Ok(())
+                    }
+                });
+                match outcome {
+                    Ok(()) => true,
+                    Err(e) => {
+                        error = Some(e);
+                        false
+                    }
+                }
+            })
+        };
+        let report = build(&inputs, &output, options, &mut report_progress)?;
+        Ok((report, error))
+    })?;
+    if let Some(error) = error {
+        return Err(error);
+    }
+    let Some(report) = report else {
+        return Ok(None);
+    };
+    let dict = PyDict::new(py);
+    dict.set_item("games", report.games)?;
+    dict.set_item("broken_games", report.broken_games)?;
+    dict.set_item("problems", report.problems)?;
+    dict.set_item("positions", report.positions)?;
+    dict.set_item("entries", report.entries)?;
+    dict.set_item("bytes", report.bytes)?;
+    Ok(Some(dict))
 }

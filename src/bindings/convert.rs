@@ -4,11 +4,13 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList};
 
+use crate::book::choice::{BookOptions, BookPlayer, Selection};
+use crate::book::{Book, BookEntry};
 use crate::error::Error;
 use crate::limits::{SearchLimits, check_depth, duration_from_seconds};
 use crate::position::move_to_uci;
 use crate::score::ScoreKind;
-use crate::search::SearchInfo;
+use crate::search::{BookMove, SearchInfo};
 
 /// A Python int as an `i64`; one beyond that range is a bad argument quoting its value (not the
 /// `OverflowError` a plain conversion gives).
@@ -24,6 +26,61 @@ pub fn optional_integer(
     value: Option<&Bound<'_, PyInt>>,
 ) -> Result<Option<i64>, Error> {
     value.map(|v| integer(name, v)).transpose()
+}
+
+/// A Python int reduced to 64 bits (two's complement, so negative and huge seeds work too).
+pub fn seed_bits(seed: &Bound<'_, PyInt>) -> PyResult<u64> {
+    seed.call_method1("__and__", (u64::MAX,))?.extract::<u64>()
+}
+
+/// The book arguments, as the binding receives them.
+pub struct BookArguments {
+    /// `"default"` for the compiled-in book, else a path; `None` for no book.
+    pub book: Option<String>,
+    pub choice: String,
+    pub minimum_weight: i64,
+    pub max_ply: Option<i64>,
+}
+
+impl BookArguments {
+    /// The validated options, then the book opened (an unreadable or malformed file is an error).
+    pub fn into_player(self, seed: Option<u64>) -> Result<Option<BookPlayer>, Error> {
+        let selection = Selection::parse(&self.choice)?;
+        if !(1..=i64::from(u16::MAX)).contains(&self.minimum_weight) {
+            return Err(Error::argument(
+                "book_min_weight",
+                self.minimum_weight,
+                "must be between 1 and 65535",
+            ));
+        }
+        let max_ply = match self.max_ply {
+            Some(ply) if ply < 0 => {
+                return Err(Error::argument("book_max_ply", ply, "must be at least 0"));
+            }
+            Some(ply) => Some(ply.min(i64::from(u32::MAX)) as u32),
+            None => None,
+        };
+        let options = BookOptions {
+            selection,
+            minimum_weight: self.minimum_weight as u16,
+            max_ply,
+        };
+        let Some(name) = self.book else {
+            return Ok(None);
+        };
+        let book = Book::open_named(&name)?;
+        Ok(Some(BookPlayer::new(book, options, seed)))
+    }
+}
+
+/// Book entries as Python receives them: (UCI move, weight), heaviest first.
+pub fn book_moves(entries: &[BookEntry]) -> Vec<(String, u16)> {
+    let mut moves: Vec<(String, u16)> = entries
+        .iter()
+        .map(|e| (move_to_uci(e.chess_move), e.weight))
+        .collect();
+    moves.sort_by_key(|(_, weight)| std::cmp::Reverse(*weight));
+    moves
 }
 
 /// The `chess.engine.Limit` fields, as the binding receives them.
@@ -116,5 +173,35 @@ pub fn info_to_dict<'py>(py: Python<'py>, info: &SearchInfo) -> PyResult<Bound<'
     stats.set_item("cutoffs", info.stats.cutoffs)?;
     stats.set_item("tt_hits", info.stats.tt_hits)?;
     dict.set_item("stats", stats)?;
+    dict.set_item("source", "search")?;
+    dict.set_item("book_weight", None::<u16>)?;
+    dict.set_item("book_moves", PyList::empty(py))?;
+    Ok(dict)
+}
+
+/// A move played from the book, in the shape of [`info_to_dict`]: no score, no search.
+pub fn book_move_to_dict<'py>(py: Python<'py>, book: &BookMove) -> PyResult<Bound<'py, PyDict>> {
+    let uci = move_to_uci(book.entry.chess_move);
+    let dict = PyDict::new(py);
+    for key in ["depth", "seldepth", "nodes", "nps", "hashfull", "tbhits"] {
+        dict.set_item(key, 0)?;
+    }
+    dict.set_item("time", book.elapsed.as_secs_f64())?;
+    let line = PyDict::new(py);
+    line.set_item("multipv", 1)?;
+    line.set_item("score_cp", None::<i32>)?;
+    line.set_item("score_mate", None::<i32>)?;
+    line.set_item("pv", vec![uci.clone()])?;
+    dict.set_item("lines", PyList::new(py, [line])?)?;
+    dict.set_item("move", uci)?;
+    dict.set_item("ponder", None::<String>)?;
+    let stats = PyDict::new(py);
+    for key in ["quiescence_nodes", "cutoffs", "tt_hits"] {
+        stats.set_item(key, 0)?;
+    }
+    dict.set_item("stats", stats)?;
+    dict.set_item("source", "book")?;
+    dict.set_item("book_weight", book.entry.weight)?;
+    dict.set_item("book_moves", PyList::empty(py))?;
     Ok(dict)
 }

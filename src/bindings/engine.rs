@@ -6,14 +6,17 @@ use std::thread::{self, ThreadId};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt};
 
-use super::convert::{LimitArguments, info_to_dict, optional_integer};
+use super::convert::{
+    BookArguments, LimitArguments, book_move_to_dict, book_moves, info_to_dict, optional_integer,
+    seed_bits,
+};
 use super::errors::{engine_error, to_python};
 use super::gil::without_gil;
 use super::observer::{PythonObserver, on_main_thread};
 use crate::error::Error;
 use crate::limits::StopFlag;
 use crate::position::Position;
-use crate::search::Searcher;
+use crate::search::{Decision, Searcher};
 
 /// Transposition table size when none is given, in megabytes.
 const DEFAULT_HASH_MB: i64 = 16;
@@ -63,21 +66,40 @@ impl Engine {
 #[pymethods]
 impl Engine {
     #[new]
-    #[pyo3(signature = (hash_mb = None, seed = None))]
+    #[pyo3(signature = (
+        hash_mb = None, seed = None, book = None, book_choice = "weighted".to_string(),
+        book_min_weight = None, book_max_ply = None
+    ))]
     fn new(
         py: Python<'_>,
         hash_mb: Option<&Bound<'_, PyInt>>,
         seed: Option<Bound<'_, PyInt>>,
+        book: Option<String>,
+        book_choice: String,
+        book_min_weight: Option<&Bound<'_, PyInt>>,
+        book_max_ply: Option<&Bound<'_, PyInt>>,
     ) -> PyResult<Engine> {
-        let hash_mb = optional_integer("hash_mb", hash_mb)
-            .map_err(|e| to_python(py, e))?
-            .unwrap_or(DEFAULT_HASH_MB);
+        let integers = || -> Result<(i64, BookArguments), Error> {
+            let hash_mb = optional_integer("hash_mb", hash_mb)?.unwrap_or(DEFAULT_HASH_MB);
+            let book = BookArguments {
+                book,
+                choice: book_choice,
+                minimum_weight: optional_integer("book_min_weight", book_min_weight)?.unwrap_or(1),
+                max_ply: optional_integer("book_max_ply", book_max_ply)?,
+            };
+            Ok((hash_mb, book))
+        };
+        let (hash_mb, book) = integers().map_err(|e| to_python(py, e))?;
+        let seed_value = seed.as_ref().map(seed_bits).transpose()?;
         let size = usize::try_from(hash_mb).unwrap_or(0);
         let searcher = without_gil(py, move || {
             if size == 0 {
                 return Err(Error::argument("hash_mb", hash_mb, "must be at least 1"));
             }
-            Searcher::new(size)
+            let player = book.into_player(seed_value)?;
+            let mut searcher = Searcher::new(size)?;
+            searcher.set_book(player);
+            Ok(searcher)
         })?;
         Ok(Engine {
             searcher: Mutex::new(searcher),
@@ -100,10 +122,20 @@ impl Engine {
         self.seed.as_ref().map(|seed| seed.clone_ref(py))
     }
 
+    /// The path of the book this engine plays from ("default" for the compiled-in one), or None.
+    #[getter]
+    fn book(&self, py: Python<'_>) -> Option<String> {
+        py.detach(|| {
+            self.lock()
+                .book()
+                .map(|player| player.book().path().display().to_string())
+        })
+    }
+
     #[pyo3(signature = (
         fen, moves = Vec::new(), *, depth = None, nodes = None, time = None, white_clock = None,
         black_clock = None, white_inc = None, black_inc = None, remaining_moves = None, mate = None,
-        multipv = None, callback = None
+        multipv = None, exclude_moves = Vec::new(), use_book = false, callback = None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
@@ -121,6 +153,8 @@ impl Engine {
         remaining_moves: Option<Bound<'py, PyInt>>,
         mate: Option<Bound<'py, PyInt>>,
         multipv: Option<Bound<'py, PyInt>>,
+        exclude_moves: Vec<String>,
+        use_book: bool,
         callback: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let integers = || -> Result<(LimitArguments, i64), Error> {
@@ -144,7 +178,7 @@ impl Engine {
         let (arguments, multipv) = integers().map_err(|e| to_python(py, e))?;
         // An exception raised by the callback, or Ctrl-C, ends the search and is raised here.
         let on_main_thread = on_main_thread(py);
-        let (result, interruption) = without_gil(py, || {
+        let result = without_gil(py, || {
             let limits = arguments.into_limits()?;
             if !(1..=MAX_MULTIPV).contains(&multipv) {
                 return Err(Error::argument(
@@ -153,7 +187,18 @@ impl Engine {
                     format!("must be between 1 and {MAX_MULTIPV}"),
                 ));
             }
+            if use_book && multipv != 1 {
+                return Err(Error::argument(
+                    "multipv",
+                    multipv,
+                    "must be 1 when playing a move",
+                ));
+            }
             let mut position = Position::from_fen_and_moves(&fen, &moves)?;
+            let excluded = exclude_moves
+                .iter()
+                .map(|uci| position.parse_uci(uci))
+                .collect::<Result<Vec<_>, Error>>()?;
             let mut observer = PythonObserver::new(
                 callback.as_ref(),
                 Some(&self.callback_thread),
@@ -161,19 +206,34 @@ impl Engine {
             );
             let mut searcher = self.lock();
             self.stop.reset();
-            let result = searcher.search(
-                &mut position,
-                &limits,
-                multipv as usize,
-                &self.stop,
-                &mut observer,
-            )?;
-            Ok((result, observer.error))
+            let decision = if use_book {
+                searcher.play(&mut position, &limits, &excluded, &self.stop, &mut observer)?
+            } else {
+                Decision::Search(searcher.search_excluding(
+                    &mut position,
+                    &limits,
+                    multipv as usize,
+                    &excluded,
+                    &self.stop,
+                    &mut observer,
+                )?)
+            };
+            let candidates = searcher
+                .book()
+                .map(|player| book_moves(&player.candidates(position.board())))
+                .unwrap_or_default();
+            Ok((decision, candidates, observer.error))
         })?;
+        let (decision, candidates, interruption) = result;
         if let Some(error) = interruption {
             return Err(error);
         }
-        info_to_dict(py, &result)
+        let dict = match &decision {
+            Decision::Book(book) => book_move_to_dict(py, book)?,
+            Decision::Search(info) => info_to_dict(py, info)?,
+        };
+        dict.set_item("book_moves", candidates)?;
+        Ok(dict)
     }
 
     /// Makes a running search return its best move so far. Safe from any thread; does nothing when

@@ -3,27 +3,40 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt};
 
-use super::convert::integer;
+use super::convert::{BookArguments, integer, seed_bits};
 use super::errors::to_python;
 use super::gil::without_gil;
 use super::observer::{PythonObserver, on_main_thread};
+use crate::book::DEFAULT_BOOK_NAME;
 use crate::position::{Position, move_to_uci};
 
-/// The best move in UCI notation at `depth`, or None when there is no legal move.
+/// The best move in UCI notation at `depth` (from `book` when the position is in it), or None when
+/// there is no legal move.
 #[pyfunction]
-#[pyo3(signature = (fen, depth, moves = Vec::new()))]
+#[pyo3(signature = (fen, depth, moves = Vec::new(), book = Some(DEFAULT_BOOK_NAME.to_string()), seed = None))]
 pub fn select_move(
     py: Python<'_>,
     fen: String,
     depth: &Bound<'_, PyInt>,
     moves: Vec<String>,
+    book: Option<String>,
+    seed: Option<&Bound<'_, PyInt>>,
 ) -> PyResult<Option<String>> {
     let depth = integer("depth", depth).map_err(|e| to_python(py, e))?;
+    let seed = seed.map(seed_bits).transpose()?;
     let on_main_thread = on_main_thread(py);
     let (best, interruption) = without_gil(py, move || {
         let mut observer = PythonObserver::new(None, None, on_main_thread);
-        let best = crate::search::select_move_observed(&fen, &moves, depth, &mut observer)?;
-        Ok((best, observer.error))
+        let player = BookArguments {
+            book,
+            choice: "weighted".to_string(),
+            minimum_weight: 1,
+            max_ply: None,
+        }
+        .into_player(seed)?;
+        let decision =
+            crate::search::select_move_observed(&fen, &moves, depth, player, &mut observer)?;
+        Ok((decision.best_move().map(move_to_uci), observer.error))
     })?;
     match interruption {
         Some(error) => Err(error),

@@ -1,6 +1,7 @@
-//! The search: a long-lived [`Searcher`] (transposition table, history) and, for each call, a
-//! [`Context`] holding everything that lives only as long as one search. Iterative deepening drives
-//! the root search (in `negamax.rs`), which hands the horizon to the quiescence search.
+//! The search: a long-lived [`Searcher`] (transposition table, history, opening book) and, for each
+//! call, a [`Context`] holding everything that lives only as long as one search. [`Searcher::play`]
+//! consults the book first, then searches; iterative deepening drives the root search (in
+//! `negamax.rs`), which hands the horizon to the quiescence search.
 
 mod negamax;
 pub mod ordering;
@@ -8,14 +9,16 @@ pub mod params;
 mod pv;
 mod quiescence;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use shakmaty::{Move, Position as _};
 
+use crate::book::BookEntry;
+use crate::book::choice::BookPlayer;
 use crate::error::Error;
 use crate::eval;
 use crate::limits::{MAX_DEPTH, SearchLimits, StopFlag, TimeManager};
-use crate::position::Position;
+use crate::position::{Position, move_to_uci};
 use crate::score::{Score, ScoreKind};
 use crate::transposition::TranspositionTable;
 use ordering::{History, Killers};
@@ -91,6 +94,33 @@ pub trait SearchObserver {
     }
 }
 
+/// A move played from the opening book.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BookMove {
+    pub entry: BookEntry,
+    /// Time taken to look it up.
+    pub elapsed: Duration,
+}
+
+/// How [`Searcher::play`] chose its move.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decision {
+    /// From the opening book, without a search.
+    Book(BookMove),
+    /// By a search.
+    Search(SearchInfo),
+}
+
+impl Decision {
+    /// The move to play; `None` only when the side to move has no legal move.
+    pub fn best_move(&self) -> Option<Move> {
+        match self {
+            Decision::Book(book) => Some(book.entry.chess_move),
+            Decision::Search(info) => info.best_move(),
+        }
+    }
+}
+
 /// An observer that observes nothing.
 pub struct Silent;
 
@@ -107,6 +137,7 @@ impl<F: FnMut(&SearchInfo) -> bool> SearchObserver for F {
 pub struct Searcher {
     table: TranspositionTable,
     history: History,
+    book: Option<BookPlayer>,
 }
 
 impl Searcher {
@@ -115,7 +146,43 @@ impl Searcher {
         Ok(Searcher {
             table: TranspositionTable::new(hash_mb)?,
             history: History::default(),
+            book: None,
         })
+    }
+
+    /// The opening book [`Searcher::play`] consults before it searches (`None`: no book).
+    pub fn set_book(&mut self, book: Option<BookPlayer>) {
+        self.book = book;
+    }
+
+    pub fn book(&self) -> Option<&BookPlayer> {
+        self.book.as_ref()
+    }
+
+    /// Chooses the move to play in `position`: from the book when it has one (and it is not in
+    /// `excluded`), else by a search within `limits`, whose root never tries a move in `excluded`.
+    pub fn play(
+        &mut self,
+        position: &mut Position,
+        limits: &SearchLimits,
+        excluded: &[Move],
+        stop: &StopFlag,
+        observer: &mut dyn SearchObserver,
+    ) -> Result<Decision, Error> {
+        limits.validate()?;
+        let started = Instant::now();
+        if let Some(entry) = self
+            .book
+            .as_mut()
+            .and_then(|book| book.choose(position.board(), excluded))
+        {
+            return Ok(Decision::Book(BookMove {
+                entry,
+                elapsed: started.elapsed(),
+            }));
+        }
+        self.search_excluding(position, limits, 1, excluded, stop, observer)
+            .map(Decision::Search)
     }
 
     /// Transposition table size in megabytes.
@@ -141,14 +208,41 @@ impl Searcher {
         stop: &StopFlag,
         observer: &mut dyn SearchObserver,
     ) -> Result<SearchInfo, Error> {
+        self.search_excluding(position, limits, multipv, &[], stop, observer)
+    }
+
+    /// [`Searcher::search`] whose root never tries a move in `excluded`. Excluding every legal
+    /// move is an error (there would be nothing to play).
+    pub fn search_excluding(
+        &mut self,
+        position: &mut Position,
+        limits: &SearchLimits,
+        multipv: usize,
+        excluded: &[Move],
+        stop: &StopFlag,
+        observer: &mut dyn SearchObserver,
+    ) -> Result<SearchInfo, Error> {
         limits.validate()?;
         if multipv == 0 {
             return Err(Error::argument("multipv", 0, "must be at least 1"));
         }
+        let legal = position.board().legal_moves();
+        let mut root_moves: Vec<Move> = legal
+            .iter()
+            .filter(|m| !excluded.contains(m))
+            .copied()
+            .collect();
+        if root_moves.is_empty() && !legal.is_empty() {
+            let shown: Vec<String> = excluded.iter().map(|m| move_to_uci(*m)).collect();
+            return Err(Error::argument(
+                "exclude_moves",
+                shown.join(" "),
+                format!("excludes every legal move of '{}'", position.fen()),
+            ));
+        }
         position.set_root();
         self.table.new_search();
         let time = TimeManager::new(limits, position.board().turn());
-        let mut root_moves: Vec<Move> = position.board().legal_moves().into_iter().collect();
         let mut context = Context {
             position,
             table: &mut self.table,
@@ -161,6 +255,7 @@ impl Searcher {
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            root_restricted: root_moves.len() < legal.len(),
             root_best: None,
             stats: SearchStats::default(),
             observer,
@@ -240,6 +335,8 @@ struct Context<'a> {
     seldepth: usize,
     /// Set once a limit is hit; every node then returns at once and its score is ignored.
     stopped: bool,
+    /// Some legal root moves are left out, so the root's result is not the position's value.
+    root_restricted: bool,
     /// Best root move of the iteration in progress, for a search stopped during its first iteration.
     root_best: Option<(Move, Score)>,
     stats: SearchStats,
@@ -304,29 +401,35 @@ pub fn search_to_depth(
 }
 
 /// The best move at `depth` for the last position of the game `fen` + `moves` (UCI), in UCI notation;
-/// `None` when there is no legal move. A one-shot search with its own transposition table.
+/// `None` when there is no legal move. A one-shot search with its own transposition table and no
+/// book; see [`select_move_observed`] for one that consults a book first.
 pub fn select_move<S: AsRef<str>>(
     fen: &str,
     moves: &[S],
     depth: i64,
 ) -> Result<Option<String>, Error> {
-    select_move_observed(fen, moves, depth, &mut Silent)
+    let decision = select_move_observed(fen, moves, depth, None, &mut Silent)?;
+    Ok(decision.best_move().map(move_to_uci))
 }
 
-/// [`select_move`] reporting to `observer`, which can end the search early.
+/// [`select_move`] that plays from `book` when the position is in it, and reports the search to
+/// `observer`, which can end it early.
 pub fn select_move_observed<S: AsRef<str>>(
     fen: &str,
     moves: &[S],
     depth: i64,
+    book: Option<BookPlayer>,
     observer: &mut dyn SearchObserver,
-) -> Result<Option<String>, Error> {
+) -> Result<Decision, Error> {
     let depth = crate::limits::check_depth(depth)?;
     let mut position = Position::from_fen_and_moves(fen, moves)?;
-    let result = search_to_depth(
+    let mut searcher = Searcher::new(params::select_move_hash_mb(depth))?;
+    searcher.set_book(book);
+    searcher.play(
         &mut position,
-        params::select_move_hash_mb(depth),
-        depth,
+        &SearchLimits::depth(depth),
+        &[],
+        &StopFlag::new(),
         observer,
-    )?;
-    Ok(result.best_move().map(crate::position::move_to_uci))
+    )
 }

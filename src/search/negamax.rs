@@ -37,6 +37,7 @@ impl Context<'_> {
         }
         if let Some((score, line)) = &best
             && excluded.is_empty()
+            && !self.root_restricted
             && !self.stopped
         {
             let key = self.position.key();

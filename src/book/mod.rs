@@ -5,15 +5,32 @@
 //! move (`u16`: to square in bits 0-5, from square in bits 6-11, promotion in bits 12-14 as
 //! 1 knight .. 4 queen; castling written as the king taking its own rook), a weight (`u16`) and a
 //! learn value (`u32`). Keys are the Zobrist keys of [`crate::position::polyglot_key`].
+//!
+//! [`choice`] picks one book move the way a player wants (weighted, uniform or best; a seed makes
+//! games reproducible); [`builder`] makes books from PGN games like `polyglot make-book`. The
+//! engine's default book, built from the opening lines in `src/book/openings/`, is compiled in:
+//! [`Book::default_book`].
+
+pub mod builder;
+pub mod choice;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 use memmap2::Mmap;
 use shakmaty::{Chess, Move, Position as _, Role};
 
 use crate::error::Error;
 use crate::position::polyglot_key;
+
+/// The default book's bytes: `openings/eco_lines.pgn` built by [`builder`] (`make book` rebuilds
+/// it; a test checks that the two agree).
+const DEFAULT_BOOK_BYTES: &[u8] = include_bytes!("default.bin");
+const _: () = assert!(DEFAULT_BOOK_BYTES.len().is_multiple_of(ENTRY_BYTES));
+
+/// The name that stands for the compiled-in default book wherever a book path is accepted.
+pub const DEFAULT_BOOK_NAME: &str = "default";
 
 /// Size of one book entry in bytes.
 pub const ENTRY_BYTES: usize = 16;
@@ -30,10 +47,17 @@ pub struct BookEntry {
     pub learn: u32,
 }
 
-/// An open book file.
+/// Where a book's entries live.
+enum Storage {
+    /// A memory-mapped file; `None` for an empty file (which cannot be mapped).
+    Mapped(Option<Mmap>),
+    /// Bytes compiled into the program.
+    Static(&'static [u8]),
+}
+
+/// An open book.
 pub struct Book {
-    /// `None` for an empty file (which cannot be mapped).
-    map: Option<Mmap>,
+    storage: Storage,
     path: PathBuf,
 }
 
@@ -64,17 +88,49 @@ impl Book {
             // file is not truncated or rewritten by another process while the book is open.
             Some(unsafe { Mmap::map(&file) }.map_err(io_error)?)
         };
-        let book = Book { map, path };
-        if let Some(index) = (1..book.len()).find(|&i| book.key_at(i - 1) > book.key_at(i)) {
-            return Err(invalid(format!(
-                "its keys are not sorted (entry {index} has a smaller key than entry {})",
-                index - 1
-            )));
-        }
+        let book = Book {
+            storage: Storage::Mapped(map),
+            path,
+        };
+        book.check_sorted().map_err(invalid)?;
         Ok(book)
     }
 
-    /// The file this book was opened from.
+    /// The compiled-in default book (shared; checked once).
+    pub fn default_book() -> Arc<Book> {
+        static DEFAULT: OnceLock<Arc<Book>> = OnceLock::new();
+        DEFAULT
+            .get_or_init(|| {
+                let book = Book {
+                    storage: Storage::Static(DEFAULT_BOOK_BYTES),
+                    path: PathBuf::from(DEFAULT_BOOK_NAME),
+                };
+                debug_assert!(book.check_sorted().is_ok());
+                Arc::new(book)
+            })
+            .clone()
+    }
+
+    /// The book named by `name`: [`DEFAULT_BOOK_NAME`] for the compiled-in book, else a path.
+    pub fn open_named(name: &str) -> Result<Arc<Book>, Error> {
+        if name == DEFAULT_BOOK_NAME {
+            Ok(Book::default_book())
+        } else {
+            Book::open(name).map(Arc::new)
+        }
+    }
+
+    fn check_sorted(&self) -> Result<(), String> {
+        match (1..self.len()).find(|&i| self.key_at(i - 1) > self.key_at(i)) {
+            Some(index) => Err(format!(
+                "its keys are not sorted (entry {index} has a smaller key than entry {})",
+                index - 1
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The file this book was opened from ([`DEFAULT_BOOK_NAME`] for the default book).
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -89,7 +145,10 @@ impl Book {
     }
 
     fn bytes(&self) -> &[u8] {
-        self.map.as_deref().unwrap_or_default()
+        match &self.storage {
+            Storage::Mapped(map) => map.as_deref().unwrap_or_default(),
+            Storage::Static(bytes) => bytes,
+        }
     }
 
     fn entry_bytes(&self, index: usize) -> &[u8; ENTRY_BYTES] {
