@@ -1,7 +1,7 @@
 .DEFAULT_GOAL := help
 PYTHON ?= python3
 
-.PHONY: help dev lint test test-rust test-python bench bench-tutorial
+.PHONY: help dev lint test test-rust test-python bench bench-tutorial book
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -34,3 +34,7 @@ bench: ## speed benchmarks, a few minutes; see BENCHMARKS.md
 
 bench-tutorial: ## ferrochess vs the tutorial-style pure-Python engine (about 7 minutes)
 	$(PYTHON) benches/compare_python.py --peer both --tutorial-budget 60
+
+book: ## rebuild the compiled-in default book from src/book/openings/eco_lines.pgn (then `make dev`)
+	$(PYTHON) -m ferrochess book build src/book/openings/eco_lines.pgn -o src/book/default.bin \
+		--max-ply 12 --min-games 1

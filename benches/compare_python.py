@@ -1,9 +1,10 @@
 """Time ferrochess against two pure-Python engines on the same positions, in one run.
 
 Contract: for each of the first N fixed positions (20 by default), time `ferrochess.select_move(fen,
-depth)` once (the median of `--repeat` runs, 3 by default), then each chosen pure-Python peer's
-search at the same depth, one after the other in this process, with no threads. The peers
-(`--peer`, both by default) are two negamax + alpha-beta + quiescence searches over python-chess:
+depth, book=None)` (a search: the opening book is off) once (the median of `--repeat` runs, 3 by
+default), then each chosen pure-Python peer's search at the same depth, one after the other in
+this process, with no threads. The peers (`--peer`, both by default) are two negamax +
+alpha-beta + quiescence searches over python-chess:
 
 * optimized (`pure_python_engine.py`): written for speed, MVV-LVA capture ordering; timed as the
   median of `--repeat` runs.
@@ -199,7 +200,7 @@ def is_legal(board: chess.Board, uci: str | None) -> bool:
 def ferrochess_nodes(ferrochess: Any, board: chess.Board, depth: int) -> int | None:
     """Nodes ferrochess searches at `depth` with a fresh table (untimed; None if unavailable)."""
     try:
-        with ferrochess.Engine() as engine:
+        with ferrochess.Engine(book=None) as engine:
             info = engine.analyse(board, chess.engine.Limit(depth=depth))
     except Exception as error:  # noqa: BLE001 - informative column only; reported, not fatal
         print(f"warning: ferrochess.Engine().analyse failed: {error!r}", file=sys.stderr)
@@ -246,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     budget = arguments.tutorial_budget
 
     # Warm-up outside the timings: the first call pays for lazy initialisation and allocations.
-    ferrochess.select_move(chess.STARTING_FEN, 1)
+    ferrochess.select_move(chess.STARTING_FEN, 1, book=None)
     PurePythonEngine().search(chess.Board(), 1)
     TutorialEngine().search(chess.Board(), 1)
 
@@ -255,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     for index, (name, fen) in enumerate(POSITIONS[: arguments.positions], start=1):
         board = chess.Board(fen)
         ferro_uci, ferro_seconds = median_time(
-            functools.partial(ferrochess.select_move, fen, depth), arguments.repeat
+            functools.partial(ferrochess.select_move, fen, depth, book=None), arguments.repeat
         )
         if not is_legal(board, ferro_uci):
             illegal.append((index, name, fen, ferro_uci))

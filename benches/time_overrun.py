@@ -31,7 +31,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     overruns: dict[float, list[float]] = {budget: [] for budget in BUDGETS}
-    with ferrochess.Engine() as engine:
+    with ferrochess.Engine(book=None) as engine:
         for budget in BUDGETS:
             for _ in range(args.repeats):
                 for fen in POSITIONS:

@@ -59,6 +59,60 @@ pub fn parse_fen(fen: &str) -> Result<Chess, Error> {
         .map_err(|e| invalid(format!("{e}")))
 }
 
+/// A position given as bitboards, the way python-chess's `Board` stores it: pieces by colour
+/// (white, black) and by role (pawns .. kings), castling rights as the squares of the rooks that
+/// may castle, the en passant square as python-chess keeps it (after any double push).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Bitboards {
+    pub by_color: [u64; 2],
+    pub by_role: [u64; 6],
+    pub white_to_move: bool,
+    pub castling_rights: u64,
+    pub ep_square: Option<u8>,
+    pub halfmoves: u32,
+    pub fullmoves: u32,
+}
+
+/// The legal standard chess position `bitboards` describe; an error quoting its FEN (as far as it
+/// can be written) otherwise.
+pub fn from_bitboards(bitboards: &Bitboards) -> Result<Chess, Error> {
+    use shakmaty::{Bitboard, ByColor, ByRole, Color, FromSetup, Setup, Square};
+    let [pawn, knight, bishop, rook, queen, king] = bitboards.by_role.map(Bitboard);
+    let by_role = ByRole {
+        pawn,
+        knight,
+        bishop,
+        rook,
+        queen,
+        king,
+    };
+    let [white, black] = bitboards.by_color.map(Bitboard);
+    let board =
+        shakmaty::Board::try_from_bitboards(by_role, ByColor { white, black }).map_err(|e| {
+            Error::InvalidFen {
+                fen: format!("{bitboards:?}"),
+                reason: e.to_string(),
+            }
+        })?;
+    let mut setup = Setup::empty();
+    setup.board = board;
+    setup.turn = Color::from_white(bitboards.white_to_move);
+    setup.castling_rights = Bitboard(bitboards.castling_rights);
+    setup.ep_square = bitboards
+        .ep_square
+        .and_then(|square| Square::try_from(square).ok());
+    setup.halfmoves = bitboards.halfmoves;
+    setup.fullmoves = std::num::NonZeroU32::new(bitboards.fullmoves.max(1)).expect("at least 1");
+    let fen = || match Fen::try_from_setup(setup.clone()) {
+        Ok(fen) => fen.to_string(),
+        Err(lossy) => lossy.ignore().to_string(),
+    };
+    Chess::from_setup(setup.clone(), CastlingMode::Standard).map_err(|e| Error::InvalidFen {
+        fen: fen(),
+        reason: e.to_string(),
+    })
+}
+
 impl Position {
     /// A game starting at `fen`.
     pub fn from_fen(fen: &str) -> Result<Position, Error> {

@@ -14,6 +14,7 @@ import chess.pgn
 import chess.polyglot
 import ferrochess
 import pytest
+from bookfiles import write_entries
 from ferrochess import FileError, InvalidBookError, open_book
 
 GNUCHESS_BOOK = Path("/usr/share/games/gnuchess/book.bin")
@@ -84,19 +85,6 @@ def test_lookups_match_python_chess_helpers(shared_data: Path) -> None:
             ours.weighted_choice(out_of_book)
 
 
-def write_entries(path: Path, entries: list[tuple[int, int, int, int]]) -> Path:
-    path.write_bytes(
-        b"".join(
-            key.to_bytes(8, "big")
-            + move.to_bytes(2, "big")
-            + weight.to_bytes(2, "big")
-            + learn.to_bytes(4, "big")
-            for key, move, weight, learn in entries
-        )
-    )
-    return path
-
-
 def test_illegal_book_moves_are_skipped(tmp_path: Path) -> None:
     key = chess.polyglot.zobrist_hash(chess.Board())
     e2e4 = chess.square(4, 1) << 6 | chess.square(4, 3)
@@ -132,3 +120,20 @@ def test_closed_book_refuses_lookups(tmp_path: Path) -> None:
     book.close()
     with pytest.raises(ferrochess.EngineError):
         book.get(chess.Board())
+
+
+def test_an_impossible_board_is_an_invalid_fen_error_quoting_it(tmp_path: Path) -> None:
+    board = chess.Board()
+    board.set_piece_at(chess.E4, chess.Piece(chess.KING, chess.WHITE))
+    path = write_entries(tmp_path / "book.bin", [])
+    with open_book(path) as book, pytest.raises(ferrochess.InvalidFenError) as info:
+        list(book.find_all(board))
+    assert "4K3" in str(info.value), str(info.value)
+
+
+def test_variant_boards_are_refused_by_type(tmp_path: Path) -> None:
+    import chess.variant
+
+    path = write_entries(tmp_path / "book.bin", [])
+    with open_book(path) as book, pytest.raises(TypeError, match="AtomicBoard"):
+        list(book.find_all(chess.variant.AtomicBoard()))

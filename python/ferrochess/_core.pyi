@@ -291,3 +291,21 @@ class Book:
 
         Raises InvalidFenError and IllegalMoveError for a bad position.
         """
+
+    def find_all_board(
+        self,
+        pieces: tuple[int, int, int, int, int, int, int, int],
+        turn: bool,
+        castling: int,
+        ep: int | None,
+        halfmoves: int,
+        fullmoves: int,
+        minimum_weight: int = 1,
+    ) -> list[tuple[int, int, int, int, int, int, int | None]]:
+        """Like :meth:`find_all` for a position given as python-chess keeps it: ``pieces`` are the
+        bitboards of white, black, pawns, knights, bishops, rooks, queens and kings; ``castling``
+        the squares of the rooks that may castle; ``ep`` the en passant square or None. Returns
+        ``(key, raw_move, weight, learn, from_square, to_square, promotion)`` with python-chess's
+        square and piece type numbers (castling as the king's move, e1g1). Raises
+        InvalidFenError, quoting the position's FEN, when it is not a legal position.
+        """

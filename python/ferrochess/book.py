@@ -24,7 +24,7 @@ import chess.polyglot
 from ferrochess import _core
 from ferrochess._closing import Closing
 from ferrochess.exceptions import EngineError
-from ferrochess.interop import BoardLike, to_history
+from ferrochess.interop import BoardLike, board_state, to_history
 
 __all__ = ["Book", "BuildProgress", "BuildReport", "build_book", "open_book"]
 
@@ -74,13 +74,23 @@ class Book(Closing):
         Entries below ``minimum_weight`` or whose move is in ``exclude_moves`` are left out, and so
         are entries whose move is illegal in the position.
         """
-        fen, moves = to_history(board)
-        for key, raw_move, weight, learn, uci in self._opened().find_all(
-            fen, moves, max(0, min(minimum_weight, 0xFFFF))
+        weight = max(0, min(minimum_weight, 0xFFFF))
+        book = self._opened()
+        if isinstance(board, str):
+            fen, moves = to_history(board)
+            for key, raw_move, weight_, learn, uci in book.find_all(fen, moves, weight):
+                move = chess.Move.from_uci(uci)
+                if move not in exclude_moves:
+                    yield chess.polyglot.Entry(key, raw_move, weight_, learn, move)
+            return
+        # A board is passed as bitboards: no FEN to write, no history to replay.
+        pieces, turn, castling, ep, halfmoves, fullmoves = board_state(board)
+        for key, raw_move, weight_, learn, from_square, to_square, promotion in (
+            book.find_all_board(pieces, turn, castling, ep, halfmoves, fullmoves, weight)
         ):
-            move = chess.Move.from_uci(uci)
+            move = chess.Move(from_square, to_square, promotion)
             if move not in exclude_moves:
-                yield chess.polyglot.Entry(key, raw_move, weight, learn, move)
+                yield chess.polyglot.Entry(key, raw_move, weight_, learn, move)
 
     def find(
         self,

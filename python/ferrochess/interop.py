@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BoardLike",
+    "BoardState",
+    "board_state",
+    "check_standard",
     "LIMIT_FIELDS",
     "info_dicts",
     "limit_to_kwargs",
@@ -57,21 +60,58 @@ def to_history(board: BoardLike) -> tuple[str, list[str]]:
     """
     if isinstance(board, str):
         return board, []
-    if isinstance(board, chess.Board):
-        if type(board).uci_variant != chess.Board.uci_variant:
-            raise TypeError(
-                f"expected a standard chess.Board or a FEN string, got "
-                f"{type(board).__module__}.{type(board).__qualname__} "
-                f"(variant {board.uci_variant!r})"
-            )
-        if board.chess960:
-            raise InvalidFenError(
-                f"Chess960 boards are not supported: {board.root().fen()!r} (chess960=True)"
-            )
-        return board.root().fen(), [move.uci() for move in board.move_stack]
-    raise TypeError(
-        f"expected a chess.Board or a FEN string, got {type(board).__module__}."
-        f"{type(board).__qualname__}: {short_repr(board)}"
+    check_standard(board)
+    return board.root().fen(), [move.uci() for move in board.move_stack]
+
+
+def check_standard(board: object) -> None:
+    """Raise unless ``board`` is a standard, non-Chess960 :class:`chess.Board`: :class:`TypeError`
+    naming the type for anything else (variant boards included), InvalidFenError for Chess960."""
+    if not isinstance(board, chess.Board):
+        raise TypeError(
+            f"expected a chess.Board or a FEN string, got {type(board).__module__}."
+            f"{type(board).__qualname__}: {short_repr(board)}"
+        )
+    if type(board).uci_variant != chess.Board.uci_variant:
+        raise TypeError(
+            f"expected a standard chess.Board or a FEN string, got "
+            f"{type(board).__module__}.{type(board).__qualname__} "
+            f"(variant {board.uci_variant!r})"
+        )
+    if board.chess960:
+        raise InvalidFenError(
+            f"Chess960 boards are not supported: {board.root().fen()!r} (chess960=True)"
+        )
+
+
+BoardState = tuple[
+    tuple[int, int, int, int, int, int, int, int], bool, int, Union[int, None], int, int
+]
+"""A board's current position as the core's fast paths take it: pieces (white, black, pawns,
+knights, bishops, rooks, queens, kings), turn, castling rights, en passant square, halfmove clock,
+fullmove number."""
+
+
+def board_state(board: chess.Board) -> BoardState:
+    """Return the current position of a standard ``board`` as bitboards (no FEN written)."""
+    check_standard(board)
+    pieces = (
+        board.occupied_co[chess.WHITE],
+        board.occupied_co[chess.BLACK],
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+    )
+    return (
+        pieces,
+        board.turn,
+        board.castling_rights,
+        board.ep_square,
+        board.halfmove_clock,
+        board.fullmove_number,
     )
 
 

@@ -6,14 +6,25 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use super::errors::to_python;
 use super::gil::without_gil;
 use crate::book::Book as CoreBook;
 use crate::book::builder::{BuildOptions, Progress, build_book as build};
 use crate::error::Error;
-use crate::position::{Position, move_to_uci};
+use crate::position::{Bitboards, Position, from_bitboards, move_to_uci};
+use shakmaty::CastlingMode;
+use shakmaty::uci::UciMove;
 
 /// A found entry as Python receives it: (key, raw move, weight, learn, move in UCI).
 type EntryTuple = (u64, u16, u16, u32, String);
+
+/// A found entry for the fast path: (key, raw move, weight, learn, from square, to square,
+/// promotion piece type or None), squares and piece types numbered as python-chess numbers them.
+type FastEntryTuple = (u64, u16, u16, u32, u8, u8, Option<u8>);
+
+/// A python-chess board's pieces: occupied by white, by black; pawns, knights, bishops, rooks,
+/// queens, kings.
+type Pieces = (u64, u64, u64, u64, u64, u64, u64, u64);
 
 #[pyclass(name = "Book", module = "ferrochess._core", frozen)]
 pub struct Book {
@@ -65,6 +76,57 @@ impl Book {
                 })
                 .collect())
         })
+    }
+
+    /// The legal book moves of a position given as python-chess's board state (`Pieces`, turn
+    /// (True for White), castling rights as rook squares, en passant square or None, halfmove
+    /// clock, fullmove number), in file order: the fast path, with no FEN to write or parse.
+    #[pyo3(signature = (pieces, turn, castling, ep, halfmoves, fullmoves, minimum_weight = 1))]
+    #[allow(clippy::too_many_arguments)]
+    fn find_all_board(
+        &self,
+        py: Python<'_>,
+        pieces: Pieces,
+        turn: bool,
+        castling: u64,
+        ep: Option<u8>,
+        halfmoves: u32,
+        fullmoves: u32,
+        minimum_weight: u16,
+    ) -> PyResult<Vec<FastEntryTuple>> {
+        let (white, black, pawns, knights, bishops, rooks, queens, kings) = pieces;
+        let bitboards = Bitboards {
+            by_color: [white, black],
+            by_role: [pawns, knights, bishops, rooks, queens, kings],
+            white_to_move: turn,
+            castling_rights: castling,
+            ep_square: ep,
+            halfmoves,
+            fullmoves,
+        };
+        // Too short a call to gain from releasing the GIL.
+        let position = from_bitboards(&bitboards).map_err(|e| to_python(py, e))?;
+        Ok(self
+            .book
+            .find_all(&position, minimum_weight)
+            .into_iter()
+            .filter_map(|e| match e.chess_move.to_uci(CastlingMode::Standard) {
+                UciMove::Normal {
+                    from,
+                    to,
+                    promotion,
+                } => Some((
+                    e.key,
+                    e.raw_move,
+                    e.weight,
+                    e.learn,
+                    from as u8,
+                    to as u8,
+                    promotion.map(|role| role as u8),
+                )),
+                _ => None,
+            })
+            .collect())
     }
 
     fn __repr__(&self) -> String {
