@@ -13,7 +13,7 @@ lint: ## rustfmt, clippy -D warnings, ruff, mypy
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --features python -- -D warnings
-	$(PYTHON) -m ruff check python tests benches
+	$(PYTHON) -m ruff check python tests benches src/book/openings
 	$(PYTHON) -m mypy
 
 test: dev test-rust test-python ## install, then run every test (Rust and Python)
@@ -31,6 +31,7 @@ bench: ## speed benchmarks, a few minutes; see BENCHMARKS.md
 	$(PYTHON) benches/compare_stockfish.py
 	$(PYTHON) benches/perft_speed.py
 	$(PYTHON) benches/time_overrun.py
+	$(PYTHON) benches/book_speed.py
 
 bench-tutorial: ## ferrochess vs the tutorial-style pure-Python engine (about 7 minutes)
 	$(PYTHON) benches/compare_python.py --peer both --tutorial-budget 60

@@ -303,7 +303,11 @@ class Engine(Closing):
             engine.stop()
 
     def new_game(self) -> None:
-        """Clear the transposition table and histories, so earlier searches have no influence."""
+        """Clear the transposition table and histories, so earlier searches have no influence.
+
+        The book's random choices go on from where they were: a seeded Engine plays a different
+        game after ``new_game``, but the same sequence of games every time it is run.
+        """
         self._engine().new_game()
 
     def close(self) -> None:

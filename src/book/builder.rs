@@ -459,3 +459,66 @@ impl Visitor for GameVisitor {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(position: &Chess, sans: &[&str]) -> Vec<Move> {
+        let mut position = position.clone();
+        sans.iter()
+            .map(|san| {
+                let m = san
+                    .parse::<shakmaty::san::San>()
+                    .unwrap()
+                    .to_move(&position)
+                    .unwrap();
+                position.play_unchecked(m);
+                m
+            })
+            .collect()
+    }
+
+    #[test]
+    fn weights_count_wins_and_draws_for_the_side_that_moved() {
+        let start = Chess::default();
+        let mut builder = BookBuilder::new(BuildOptions {
+            max_ply: 2,
+            min_games: 1,
+        });
+        let line = moves(&start, &["e4", "e5"]);
+        builder.add_game(&start, &line, Some(Color::White));
+        builder.add_game(&start, &line, None);
+        let entries = builder.entries();
+        // e4: 2 (win) + 1 (draw); e5: 0 (loss) + 1 (draw).
+        let weights: Vec<u16> = entries.iter().map(|e| e.weight).collect();
+        assert_eq!(entries.len(), 2);
+        assert!(weights.contains(&3) && weights.contains(&1), "{weights:?}");
+    }
+
+    #[test]
+    fn counts_are_halved_at_polyglots_limit() {
+        let start = Chess::default();
+        let mut builder = BookBuilder::new(BuildOptions {
+            max_ply: 1,
+            min_games: 1,
+        });
+        let e4 = moves(&start, &["e4"]);
+        let d4 = moves(&start, &["d4"]);
+        builder.add_game(&start, &d4, None);
+        for _ in 0..COUNT_MAX {
+            builder.add_game(&start, &e4, Some(Color::White));
+        }
+        let tallies = &builder.tallies[&polyglot_key(&start)];
+        let e4_tally = tallies
+            .iter()
+            .find(|t| t.raw_move == encode_move(e4[0]))
+            .unwrap();
+        let d4_tally = tallies
+            .iter()
+            .find(|t| t.raw_move == encode_move(d4[0]))
+            .unwrap();
+        assert_eq!((e4_tally.games, e4_tally.score), (COUNT_MAX / 2, COUNT_MAX));
+        assert_eq!((d4_tally.games, d4_tally.score), (1, 1));
+    }
+}
