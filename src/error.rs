@@ -34,6 +34,10 @@ pub enum Error {
     #[error("invalid opening book '{path}': {reason}")]
     InvalidBook { path: String, reason: String },
 
+    /// A tablebase file could not be read or is corrupt.
+    #[error("tablebase error: {message}")]
+    Tablebase { message: String },
+
     /// The transposition table could not be allocated.
     #[error("cannot allocate a {megabytes} MB transposition table: out of memory")]
     OutOfMemory { megabytes: usize },

@@ -26,6 +26,7 @@ pub mod perft;
 pub mod position;
 pub mod score;
 pub mod search;
+pub mod tablebase;
 pub mod transposition;
 
 #[cfg(feature = "python")]

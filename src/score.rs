@@ -3,6 +3,8 @@
 //! A mate found `n` plies from the root is `MATE - n`; being mated in `n` plies is `-(MATE - n)`. The
 //! shorter mate therefore scores higher and the longer defence scores higher for the loser. Inside the
 //! transposition table mate scores are stored relative to the node, not the root ([`Score::to_tt`]).
+//! Tablebase wins and losses have their own band below the mates: `TB_WIN - n` for a position the
+//! tables call won, `n` plies from the root (or `n` plies from zeroing, at the root).
 
 use std::fmt;
 use std::ops::{Add, Neg, Sub};
@@ -33,6 +35,11 @@ impl Score {
     pub const MATE: Score = Score(Self::MATE_VALUE);
     /// Every score at or beyond this magnitude is a mate.
     const MATE_BOUND: i32 = Self::MATE_VALUE - MAX_PLY as i32;
+    const TB_WIN_VALUE: i32 = 20_000;
+    /// A tablebase win right here (never returned; wins are `TB_WIN - ply`).
+    pub const TB_WIN: Score = Score(Self::TB_WIN_VALUE);
+    /// Every score at or beyond this magnitude is a tablebase result or a mate.
+    const DECISIVE_BOUND: i32 = Self::TB_WIN_VALUE - MAX_PLY as i32;
 
     /// A centipawn score.
     pub const fn centipawns(cp: i32) -> Score {
@@ -54,6 +61,22 @@ impl Score {
         Score(Self::MATE_VALUE - ply as i32)
     }
 
+    /// The side to move wins by the tablebases, `ply` plies from the root (capped at MAX_PLY).
+    pub const fn tb_win_in(ply: usize) -> Score {
+        let ply = if ply > MAX_PLY { MAX_PLY } else { ply };
+        Score(Self::TB_WIN_VALUE - ply as i32)
+    }
+
+    /// The side to move loses by the tablebases, `ply` plies from the root (capped at MAX_PLY).
+    pub const fn tb_loss_in(ply: usize) -> Score {
+        Score(-Self::tb_win_in(ply).0)
+    }
+
+    /// Whether this is a tablebase win or loss (not a mate).
+    pub const fn is_tablebase(self) -> bool {
+        self.0.abs() >= Self::DECISIVE_BOUND && self.0.abs() <= Self::TB_WIN_VALUE
+    }
+
     /// Whether this score encodes a forced mate for either side.
     pub const fn is_mate(self) -> bool {
         self.0.abs() >= Self::MATE_BOUND
@@ -61,9 +84,9 @@ impl Score {
 
     /// Converts a root-relative score into a node-relative one for storage in the table.
     pub const fn to_tt(self, ply: usize) -> Score {
-        if self.0 >= Self::MATE_BOUND {
+        if self.0 >= Self::DECISIVE_BOUND {
             Score(self.0 + ply as i32)
-        } else if self.0 <= -Self::MATE_BOUND {
+        } else if self.0 <= -Self::DECISIVE_BOUND {
             Score(self.0 - ply as i32)
         } else {
             self
@@ -72,9 +95,9 @@ impl Score {
 
     /// Inverse of [`Score::to_tt`]: a stored score seen again at `ply`.
     pub const fn from_tt(self, ply: usize) -> Score {
-        if self.0 >= Self::MATE_BOUND {
+        if self.0 >= Self::DECISIVE_BOUND {
             Score(self.0 - ply as i32)
-        } else if self.0 <= -Self::MATE_BOUND {
+        } else if self.0 <= -Self::DECISIVE_BOUND {
             Score(self.0 + ply as i32)
         } else {
             self
@@ -152,6 +175,17 @@ mod tests {
         assert!(Score::mate_in(1) > Score::mate_in(3));
         assert!(Score::mated_in(2) < Score::mated_in(4));
         assert!(Score::mated_in(MAX_PLY) > -Score::INFINITE);
+    }
+
+    #[test]
+    fn tablebase_scores_sit_between_evaluations_and_mates() {
+        let win = Score::tb_win_in(5);
+        assert!(win.is_tablebase() && !win.is_mate());
+        assert!(win < Score::mate_in(MAX_PLY) && win > Score::centipawns(15_000));
+        assert!(Score::tb_win_in(3) > Score::tb_win_in(9));
+        assert_eq!(-Score::tb_loss_in(5), win);
+        assert_eq!(win.to_tt(2).from_tt(4), Score::tb_win_in(7));
+        assert!(!Score::centipawns(900).is_tablebase());
     }
 
     #[test]

@@ -112,6 +112,9 @@ def test_info_dicts_conversion() -> None:
         "source": "search",
         "book_weight": None,
         "book_moves": [],
+        "wdl": None,
+        "dtz": None,
+        "tablebase_error": None,
     }
     first, second = info_dicts(result, chess.WHITE)
     assert first["pv"] == [chess.Move.from_uci("e1g1"), chess.Move.from_uci("e8c8")]
@@ -135,6 +138,9 @@ def test_info_dicts_of_a_book_move() -> None:
         "source": "book",
         "book_weight": 916,
         "book_moves": [["e2e4", 916], ["d2d4", 844]],
+        "wdl": None,
+        "dtz": None,
+        "tablebase_error": None,
     }
     (info,) = info_dicts(result, chess.WHITE)
     assert info["source"] == "book"  # type: ignore[typeddict-item]
@@ -144,7 +150,7 @@ def test_info_dicts_of_a_book_move() -> None:
         (chess.Move.from_uci("d2d4"), 844),
     ]
     assert info["pv"] == [chess.Move.from_uci("e2e4")]
-    assert "score" not in info
+    assert "score" not in info and "wdl" not in info
 
 
 # --- history reaches the core ---------------------------------------------------------------

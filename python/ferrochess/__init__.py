@@ -24,13 +24,17 @@ from ferrochess.exceptions import (
     InvalidBookError,
     InvalidFenError,
     InvalidLimitError,
+    MissingTableError,
+    TablebaseError,
 )
+from ferrochess.tablebase import SYZYGY_PATH_ENV, Tablebase, open_tablebase
 
 __all__ = [
     "BENCH_DEPTH",
     "DEFAULT_BOOK",
     "MAX_DEPTH",
     "MAX_HASH_MB",
+    "SYZYGY_PATH_ENV",
     "Book",
     "BuildReport",
     "Engine",
@@ -41,10 +45,14 @@ __all__ = [
     "InvalidBookError",
     "InvalidFenError",
     "InvalidLimitError",
+    "MissingTableError",
+    "Tablebase",
+    "TablebaseError",
     "__version__",
     "bench",
     "build_book",
     "open_book",
+    "open_tablebase",
     "perft",
     "select_move",
 ]

@@ -23,6 +23,8 @@ __all__ = [
     "legal_moves",
     "build_book",
     "DEFAULT_BOOK",
+    "Tablebase",
+    "SYZYGY_PATH_ENV",
 ]
 
 __version__: str
@@ -36,6 +38,9 @@ MAX_HASH_MB: int
 
 BENCH_DEPTH: int
 """The search depth :func:`bench` uses when none is given."""
+
+SYZYGY_PATH_ENV: str
+"""``"FERROCHESS_SYZYGY_PATH"``: the environment variable naming the tablebase directories."""
 
 DEFAULT_BOOK: str
 """``"default"``: the name of the compiled-in opening book wherever a book path is accepted."""
@@ -88,10 +93,19 @@ class _SearchInfo(TypedDict):
     stats: _SearchStats
     """Search counters."""
     source: str
-    """``"search"``, or ``"book"`` when the move came from the opening book (no search, no score:
-    ``lines`` holds the book move alone, depth and nodes are 0)."""
+    """``"search"``, ``"book"`` when the move came from the opening book (no search, no score:
+    ``lines`` holds the book move alone, depth and nodes are 0) or ``"tablebase"`` when the
+    tablebases chose it (``lines`` holds it alone with its score, depth and nodes are 0)."""
     book_weight: int | None
     """The book move's weight when ``source`` is ``"book"``, else None."""
+    wdl: int | None
+    """For a tablebase move: the outcome with best play under the position's 50-move clock (2 win,
+    1 a win the rule spoils, 0 draw, -1 a loss it saves, -2 loss); else None."""
+    dtz: int | None
+    """For a tablebase move: plies to the next zeroing move (capture, pawn move, mate) along it,
+    signed like ``wdl``; else None."""
+    tablebase_error: str | None
+    """Why the search stopped probing the tablebases (a table that could not be read), or None."""
     book_moves: list[tuple[str, int]]
     """The engine's book moves of the position as ``(uci, weight)``, heaviest first (empty when
     there is no book or the position is not in it, and in callback results)."""
@@ -132,14 +146,16 @@ def select_move(
     moves: Sequence[str] = ...,
     book: str | None = ...,
     seed: int | None = None,
+    syzygy_path: str | None = None,
 ) -> str | None:
     """Return the move to play, or None when there is no legal move.
 
     The position is ``fen`` followed by ``moves`` (UCI, default none), so repetitions in the
     history count. When the position is in ``book`` (``"default"``: the compiled-in book; a path;
     None: no book) a book move is chosen at random by weight (``seed`` makes it reproducible);
-    otherwise the search goes ``depth`` plies deep with a fresh 16 MB transposition table, the GIL
-    released. The move is in UCI notation with castling as e1g1.
+    otherwise, when the Syzygy tables in ``syzygy_path`` (a path list; None: none) cover the
+    position, their move; otherwise the search goes ``depth`` plies deep with a fresh 16 MB
+    transposition table, the GIL released. The move is in UCI notation with castling as e1g1.
 
     Raises InvalidFenError for a bad FEN, IllegalMoveError for a bad move in ``moves``,
     InvalidLimitError unless 1 <= depth <= MAX_DEPTH, FileError and InvalidBookError for a bad book.
@@ -199,13 +215,16 @@ class Engine:
         book_choice: str = ...,
         book_min_weight: int | None = None,
         book_max_ply: int | None = None,
+        syzygy_path: str | None = None,
     ) -> Engine:
         """Create an engine with a ``hash_mb`` mebibyte transposition table (None: 16).
 
         ``book`` (``"default"``, a path, or None) is consulted by searches with ``use_book``:
         ``book_choice`` is ``"weighted"``, ``"uniform"`` or ``"best"``; entries lighter than
         ``book_min_weight`` (None: 1) are ignored; the book is left after ``book_max_ply`` plies.
-        ``seed`` makes the book choices reproducible (None: a fresh random seed).
+        ``seed`` makes the book choices reproducible (None: a fresh random seed). ``syzygy_path``
+        (a path list like ``a:b``; None: none) names Syzygy tables probed at the root and in the
+        search; a missing directory raises FileError.
         Raises InvalidLimitError for an out-of-range value (hash_mb outside 1..MAX_HASH_MB, a bad
         choice name), FileError and InvalidBookError for a bad book.
         """
@@ -235,7 +254,8 @@ class Engine:
         search ends at the first one reached, or when :meth:`stop` is called. ``multipv`` is the
         number of best lines returned (None: 1). Root moves in ``exclude_moves`` (UCI) are never
         searched nor played. With ``use_book`` (only for multipv 1) a book move is returned without
-        a search when the engine's book has one. ``callback`` gets the result so far after every
+        a search when the engine's book has one. With multipv 1, a position the tablebases cover
+        is answered by them. ``callback`` gets the result so far after every
         completed iteration (with the GIL held); an exception it raises stops the search and
         propagates.
 
@@ -264,6 +284,14 @@ class Engine:
     @property
     def book(self) -> str | None:
         """The book's path (``"default"`` for the compiled-in one), or None."""
+
+    @property
+    def syzygy_path(self) -> str | None:
+        """The tablebase directories, joined like ``PATH``, or None."""
+
+    @property
+    def syzygy_max_pieces(self) -> int:
+        """The largest piece count the tablebases cover (0 without tablebases)."""
 
 @final
 class Book:
@@ -309,3 +337,39 @@ class Book:
         square and piece type numbers (castling as the king's move, e1g1). Raises
         InvalidFenError, quoting the position's FEN, when it is not a legal position.
         """
+
+@final
+class Tablebase:
+    """Syzygy tables, opened lazily file by file."""
+
+    def __new__(cls, path: str) -> Tablebase:
+        """Open the tables of the directories in ``path`` (a path list like ``a:b``).
+
+        Raises FileError naming a directory that is missing, unreadable or without tables, and
+        InvalidLimitError when ``path`` names no directory.
+        """
+
+    @property
+    def directories(self) -> list[str]:
+        """The directories the tables were read from."""
+
+    @property
+    def max_pieces(self) -> int:
+        """The largest piece count of a loaded table."""
+
+    def probe_fen(self, metric: str, fen: str, moves: Sequence[str] = ...) -> int | None:
+        """WDL (``metric`` ``"wdl"``) or DTZ (``"dtz"``) of ``fen`` after ``moves``, or None when
+        the tables do not hold it. Raises TablebaseError for an unreadable table."""
+
+    def probe_board(
+        self,
+        metric: str,
+        pieces: tuple[int, int, int, int, int, int, int, int],
+        turn: bool,
+        castling: int,
+        ep: int | None,
+        halfmoves: int,
+        fullmoves: int,
+    ) -> int | None:
+        """Like :meth:`probe_fen` for a position given as python-chess keeps it (see
+        :meth:`Book.find_all_board`)."""

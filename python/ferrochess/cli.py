@@ -8,6 +8,7 @@ error (a bug) exits 1, Ctrl-C exits 130.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from ferrochess import _core
 from ferrochess.book import build_book, open_book
 from ferrochess.engine import DEFAULT_BOOK, bench, perft, select_move
 from ferrochess.exceptions import EngineError, FerrochessError
+from ferrochess.tablebase import SYZYGY_PATH_ENV
 
 __all__ = ["main"]
 
@@ -52,6 +54,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bestmove.add_argument(
         "--seed", type=int, default=None, metavar="N", help="makes the book choice reproducible"
+    )
+    bestmove.add_argument(
+        "--syzygy-path",
+        default=None,
+        metavar="DIRS",
+        help=f"Syzygy tablebase directories, joined by '{os.pathsep}' "
+        f"(default: ${SYZYGY_PATH_ENV}; '' for none)",
     )
 
     perft_parser = commands.add_parser(
@@ -184,7 +193,9 @@ def run(args: argparse.Namespace) -> int:
     """Execute the parsed command, printing its result; return the exit status."""
     if args.command == "bestmove":
         book = None if args.book.lower() == "none" else args.book
-        move = select_move(args.fen, args.depth, book=book, seed=args.seed)
+        move = select_move(
+            args.fen, args.depth, book=book, seed=args.seed, syzygy_path=args.syzygy_path
+        )
         print("(none)" if move is None else move)
     elif args.command == "perft":
         print(perft(args.fen, args.depth))

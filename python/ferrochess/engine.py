@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
+import warnings
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Literal, Union, overload
 
@@ -55,28 +56,59 @@ BookChoice = Literal["weighted", "uniform", "best"]
 """How a book move is picked: by weight at random, uniformly at random, or the heaviest."""
 
 
+PathSpec = Union[str, "os.PathLike[str]", None]
+"""A tablebase argument: a directory or a path list (``a:b``); None for the environment variable
+``FERROCHESS_SYZYGY_PATH``; ``""`` for no tablebases."""
+
+
 def _book_name(book: BookSpec) -> str | None:
     return None if book is None else os.fspath(book)
 
 
+def _syzygy_path(path: PathSpec) -> str | None:
+    """The tablebase path list to open: ``path``, else the environment variable; None for none."""
+    if path is None:
+        path = os.environ.get(_core.SYZYGY_PATH_ENV, "")
+    return os.fspath(path) or None
+
+
+def _warn_tablebase_error(result: _SearchInfo) -> None:
+    error = result.get("tablebase_error")
+    if error:
+        warnings.warn(
+            f"tablebases not used for the rest of this search: {error}",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+
+
 def select_move(
-    board: BoardLike, depth: int, *, book: BookSpec = DEFAULT_BOOK, seed: int | None = None
+    board: BoardLike,
+    depth: int,
+    *,
+    book: BookSpec = DEFAULT_BOOK,
+    seed: int | None = None,
+    syzygy_path: PathSpec = None,
 ) -> str | None:
     """Return the move to play for the side to move in UCI notation, or None when it has none.
 
     ``board`` is a :class:`chess.Board` (its history counts for repetitions; it is not modified) or
     a FEN string. When the position is in ``book`` (the compiled-in default book unless another
     path, or None for no book, is given), a book move is returned at once, chosen at random in
-    proportion to its weight; ``seed`` makes that choice reproducible. Otherwise the search goes
-    ``depth`` plies deep (1..MAX_DEPTH) with a fresh 16 MB table. Castling is written
+    proportion to its weight; ``seed`` makes that choice reproducible. Otherwise, when the Syzygy
+    tables in ``syzygy_path`` (default: the ``FERROCHESS_SYZYGY_PATH`` environment variable; ``""``
+    for none) cover the position, their best move is returned. Otherwise the search goes ``depth``
+    plies deep (1..MAX_DEPTH) with a fresh 16 MB table, probing the tables. Castling is written
     king-to-destination (e1g1), as :meth:`chess.Move.from_uci` expects.
 
     Raises InvalidFenError, IllegalMoveError (a bad move in the history), InvalidLimitError (depth
-    out of range), FileError/InvalidBookError (an unreadable or malformed book) and TypeError
-    (``board`` neither a Board nor a str).
+    out of range), FileError/InvalidBookError (an unreadable or malformed book, a missing
+    tablebase directory) and TypeError (``board`` neither a Board nor a str).
     """
     root_fen, moves = to_history(board)
-    return _core.select_move(root_fen, depth, moves, _book_name(book), seed)
+    return _core.select_move(
+        root_fen, depth, moves, _book_name(book), seed, _syzygy_path(syzygy_path)
+    )
 
 
 def perft(board: BoardLike, depth: int) -> int:
@@ -117,6 +149,13 @@ class Engine(Closing):
     old (counted from the FEN's move number) the book is left. A missing or malformed book raises
     FileError or InvalidBookError here, not at the first move.
 
+    ``syzygy_path`` names Syzygy endgame tables: a directory or a path list (``a:b``); None reads
+    the ``FERROCHESS_SYZYGY_PATH`` environment variable, ``""`` means none. When they cover a
+    position (no castling rights, few enough pieces) :meth:`play` and :meth:`analyse` take the
+    tables' move, which keeps the result under the 50-move rule (the quickest win, a held draw,
+    the slowest loss), and the search scores positions after captures and pawn moves from them.
+    A missing directory raises FileError here.
+
     One Engine may be used from several threads: searches are serialised, and :meth:`stop` works
     from any thread. Use it as a context manager or call :meth:`close` when done; a closed Engine
     raises EngineError.
@@ -131,13 +170,22 @@ class Engine(Closing):
         book_choice: BookChoice = "weighted",
         book_min_weight: int = 1,
         book_max_ply: int | None = None,
+        syzygy_path: PathSpec = None,
     ) -> None:
         self._core: _core.Engine | None = _core.Engine(
-            hash_mb, seed, _book_name(book), book_choice, book_min_weight, book_max_ply
+            hash_mb,
+            seed,
+            _book_name(book),
+            book_choice,
+            book_min_weight,
+            book_max_ply,
+            _syzygy_path(syzygy_path),
         )
         self._hash_mb = self._core.hash_mb
         self._seed = self._core.seed
         self._book = self._core.book
+        self._syzygy_path = self._core.syzygy_path
+        self._syzygy_max_pieces = self._core.syzygy_max_pieces
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -151,6 +199,16 @@ class Engine(Closing):
     def book(self) -> str | None:
         """The book :meth:`play` consults (``"default"`` or a path), or None."""
         return self._book
+
+    @property
+    def syzygy_path(self) -> str | None:
+        """The tablebase directories probed, joined like ``PATH``, or None."""
+        return self._syzygy_path
+
+    @property
+    def syzygy_max_pieces(self) -> int:
+        """The largest piece count the tablebases cover (0 without tablebases)."""
+        return self._syzygy_max_pieces
 
     @property
     def hash_mb(self) -> int:
@@ -205,6 +263,7 @@ class Engine(Closing):
             callback=core_callback,
             **kwargs,
         )
+        _warn_tablebase_error(result)
         return result, turn
 
     def play(
@@ -215,8 +274,8 @@ class Engine(Closing):
         exclude_moves: Iterable[chess.Move] = (),
         callback: InfoCallback | None = None,
     ) -> chess.engine.PlayResult:
-        """Return the move to play in ``board``: from the book when it has one, else by a search
-        within ``limit``.
+        """Return the move to play in ``board``: from the book when it has one, else from the
+        tablebases when they cover the position, else by a search within ``limit``.
 
         ``board`` is a :class:`chess.Board` (history counts, board unmodified) or a FEN string.
         Any of the Limit's depth, nodes, time, clocks, increments, remaining_moves and mate may be
@@ -224,13 +283,14 @@ class Engine(Closing):
         The result's ``move`` is None only when the side to move has no legal move, ``ponder`` is
         the expected reply (or None), and ``info`` says how the move was found: for a book move
         ``info["source"] == "book"`` and ``info["book_weight"]`` is its weight (there is no score
-        and ``depth`` and ``nodes`` are 0); for a search ``info["source"] == "search"`` and
-        ``info`` is the InfoDict of the best line (see :meth:`analyse`). The engine never plays a
-        move in ``exclude_moves``, from the book or the search (excluding every legal move raises
-        InvalidLimitError). ``callback`` receives an InfoDict after each completed iteration; an
-        exception it raises stops the search and propagates. Inside the callback this Engine's
-        ``stop()`` may be called, but not its ``play``/``analyse``/``new_game`` (EngineError: the
-        call would wait for itself).
+        and ``depth`` and ``nodes`` are 0); for a tablebase move ``info["source"] ==
+        "tablebase"`` with ``wdl`` and ``dtz`` (see :meth:`analyse`); for a search
+        ``info["source"] == "search"`` and ``info`` is the InfoDict of the best line. The engine
+        never plays a move in ``exclude_moves``, from the book, the tables or the search
+        (excluding every legal move raises InvalidLimitError). ``callback`` receives an InfoDict
+        after each completed iteration; an exception it raises stops the search and propagates.
+        Inside the callback this Engine's ``stop()`` may be called, but not its
+        ``play``/``analyse``/``new_game`` (EngineError: the call would wait for itself).
         """
         result, turn = self._search(board, limit, 1, callback, exclude_moves, True)
         return chess.engine.PlayResult(
@@ -272,9 +332,17 @@ class Engine(Closing):
     ) -> Any:
         """Search ``board`` within ``limit`` and return what the engine thinks of it.
 
-        An analysis always searches, even in a book position, since it is asked for a score; when
-        the position is in the engine's book, each InfoDict also holds ``book_moves``: the book's
-        moves there as ``(chess.Move, weight)`` pairs, heaviest first.
+        An analysis never plays from the book, since it is asked for a score; when the position is
+        in the engine's book, each InfoDict also holds ``book_moves``: the book's moves there as
+        ``(chess.Move, weight)`` pairs, heaviest first. When the engine's tablebases cover the
+        position and one line is asked for, the tables answer: ``source`` is ``"tablebase"``,
+        ``pv`` holds their move, ``wdl`` the outcome with best play counting the position's
+        50-move clock (2 win, 1 a win the 50-move rule spoils, 0 draw, -1 a loss it saves, -2
+        loss), ``dtz`` the plies to the next capture or pawn move along that move, and ``score``
+        is ``Mate(1)``, a win or loss of ``Cp(±(20000 - dtz))``, or ``Cp(0)``; ``depth`` and
+        ``nodes`` are 0. A search's scores use the same band (``Cp(±(20000 - plies))``) for
+        positions the tables decide, and ``tbhits`` counts its probes. A table that cannot be read
+        gives a RuntimeWarning and the search goes on without the tables.
 
         Returns an InfoDict when ``multipv`` is None, else a list of ``multipv`` InfoDicts (fewer
         if there are fewer legal moves), best first, with distinct first moves: python-chess's

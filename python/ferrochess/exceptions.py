@@ -15,6 +15,8 @@ __all__ = [
     "InvalidBookError",
     "InvalidFenError",
     "InvalidLimitError",
+    "MissingTableError",
+    "TablebaseError",
 ]
 
 
@@ -56,6 +58,16 @@ class FileError(FerrochessError, OSError):
 class InvalidBookError(FerrochessError, ValueError):
     """A Polyglot book file is malformed: its size is not a multiple of 16 bytes, or its keys are
     not sorted. The message names the path."""
+
+
+class TablebaseError(FerrochessError, OSError):
+    """A Syzygy table file could not be read or is corrupt. The message names the table."""
+
+
+class MissingTableError(FerrochessError, KeyError):
+    """The tablebases do not hold the position: no table for its material, castling rights, or more
+    pieces than the largest table. A :class:`KeyError`, like python-chess's
+    ``chess.syzygy.MissingTableError``; the ``get_*`` lookups return a default instead."""
 
 
 class EngineError(FerrochessError, RuntimeError):

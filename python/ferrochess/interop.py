@@ -179,10 +179,11 @@ def info_dicts(result: _SearchInfo, turn: chess.Color) -> list[chess.engine.Info
 
     Each holds ``score`` (PovScore), ``pv`` (list of chess.Move), ``multipv``, ``depth``,
     ``seldepth``, ``nodes``, ``nps``, ``time``, ``hashfull``, ``tbhits`` and ``source``
-    (``"search"`` or ``"book"``). A book move has no ``score``, has ``book_weight``, and has
-    depth and nodes 0. ``book_moves`` lists the position's book moves as ``(chess.Move, weight)``
-    when the engine has a book that knows the position. A result without lines (no legal move)
-    gives a single InfoDict without score, pv and multipv.
+    (``"search"``, ``"book"`` or ``"tablebase"``). A book move has no ``score``, has
+    ``book_weight``, and has depth and nodes 0; a tablebase move has ``wdl`` and ``dtz``.
+    ``book_moves`` lists the position's book moves as ``(chess.Move, weight)`` when the engine has
+    a book that knows the position. A result without lines (no legal move) gives a single
+    InfoDict without score, pv and multipv.
     """
     common: dict[str, Any] = {
         "depth": result["depth"],
@@ -196,6 +197,9 @@ def info_dicts(result: _SearchInfo, turn: chess.Color) -> list[chess.engine.Info
     }
     if result["book_weight"] is not None:
         common["book_weight"] = result["book_weight"]
+    if result["wdl"] is not None:
+        common["wdl"] = result["wdl"]
+        common["dtz"] = result["dtz"]
     if result["book_moves"]:
         common["book_moves"] = [
             (chess.Move.from_uci(uci), weight) for uci, weight in result["book_moves"]

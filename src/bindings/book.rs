@@ -6,12 +6,13 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use super::convert::{Pieces, board_from_state};
 use super::errors::to_python;
 use super::gil::without_gil;
 use crate::book::Book as CoreBook;
 use crate::book::builder::{BuildOptions, Progress, build_book as build};
 use crate::error::Error;
-use crate::position::{Bitboards, Position, from_bitboards, move_to_uci};
+use crate::position::{Position, move_to_uci};
 use shakmaty::CastlingMode;
 use shakmaty::uci::UciMove;
 
@@ -21,10 +22,6 @@ type EntryTuple = (u64, u16, u16, u32, String);
 /// A found entry for the fast path: (key, raw move, weight, learn, from square, to square,
 /// promotion piece type or None), squares and piece types numbered as python-chess numbers them.
 type FastEntryTuple = (u64, u16, u16, u32, u8, u8, Option<u8>);
-
-/// A python-chess board's pieces: occupied by white, by black; pawns, knights, bishops, rooks,
-/// queens, kings.
-type Pieces = (u64, u64, u64, u64, u64, u64, u64, u64);
 
 #[pyclass(name = "Book", module = "ferrochess._core", frozen)]
 pub struct Book {
@@ -94,18 +91,9 @@ impl Book {
         fullmoves: u32,
         minimum_weight: u16,
     ) -> PyResult<Vec<FastEntryTuple>> {
-        let (white, black, pawns, knights, bishops, rooks, queens, kings) = pieces;
-        let bitboards = Bitboards {
-            by_color: [white, black],
-            by_role: [pawns, knights, bishops, rooks, queens, kings],
-            white_to_move: turn,
-            castling_rights: castling,
-            ep_square: ep,
-            halfmoves,
-            fullmoves,
-        };
         // Too short a call to gain from releasing the GIL.
-        let position = from_bitboards(&bitboards).map_err(|e| to_python(py, e))?;
+        let position = board_from_state(pieces, turn, castling, ep, halfmoves, fullmoves)
+            .map_err(|e| to_python(py, e))?;
         Ok(self
             .book
             .find_all(&position, minimum_weight)

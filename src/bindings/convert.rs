@@ -6,11 +6,14 @@ use pyo3::types::{PyDict, PyInt, PyList};
 
 use crate::book::choice::{BookOptions, BookPlayer, Selection};
 use crate::book::{Book, BookEntry};
+use std::sync::Arc;
+
 use crate::error::Error;
 use crate::limits::{SearchLimits, check_depth, duration_from_seconds};
-use crate::position::move_to_uci;
+use crate::position::{Bitboards, from_bitboards, move_to_uci};
 use crate::score::ScoreKind;
-use crate::search::{BookMove, SearchInfo};
+use crate::search::{BookMove, SearchInfo, TablebaseMove};
+use crate::tablebase::Tablebases;
 
 /// A Python int as an `i64`; one beyond that range is a bad argument quoting its value (not the
 /// `OverflowError` a plain conversion gives).
@@ -70,6 +73,39 @@ impl BookArguments {
         };
         let book = Book::open_named(&name)?;
         Ok(Some(BookPlayer::new(book, options, seed)))
+    }
+}
+
+/// A python-chess board's pieces: occupied by white, by black; pawns, knights, bishops, rooks,
+/// queens, kings.
+pub type Pieces = (u64, u64, u64, u64, u64, u64, u64, u64);
+
+/// The position a python-chess board's state describes (see `interop.board_state`).
+pub fn board_from_state(
+    pieces: Pieces,
+    turn: bool,
+    castling: u64,
+    ep: Option<u8>,
+    halfmoves: u32,
+    fullmoves: u32,
+) -> Result<shakmaty::Chess, Error> {
+    let (white, black, pawns, knights, bishops, rooks, queens, kings) = pieces;
+    from_bitboards(&Bitboards {
+        by_color: [white, black],
+        by_role: [pawns, knights, bishops, rooks, queens, kings],
+        white_to_move: turn,
+        castling_rights: castling,
+        ep_square: ep,
+        halfmoves,
+        fullmoves,
+    })
+}
+
+/// The tablebases named by a path list (`None` or empty: none).
+pub fn open_tablebase(path: Option<&str>) -> Result<Option<Arc<Tablebases>>, Error> {
+    match path {
+        Some(path) if !path.is_empty() => Ok(Some(Arc::new(Tablebases::open(path)?))),
+        _ => Ok(None),
     }
 }
 
@@ -145,7 +181,7 @@ pub fn info_to_dict<'py>(py: Python<'py>, info: &SearchInfo) -> PyResult<Bound<'
     dict.set_item("time", info.elapsed.as_secs_f64())?;
     dict.set_item("nps", info.nps())?;
     dict.set_item("hashfull", info.hashfull)?;
-    dict.set_item("tbhits", 0)?;
+    dict.set_item("tbhits", info.tbhits)?;
     let lines = PyList::empty(py);
     for (index, line) in info.lines.iter().enumerate() {
         let entry = PyDict::new(py);
@@ -176,21 +212,34 @@ pub fn info_to_dict<'py>(py: Python<'py>, info: &SearchInfo) -> PyResult<Bound<'
     dict.set_item("source", "search")?;
     dict.set_item("book_weight", None::<u16>)?;
     dict.set_item("book_moves", PyList::empty(py))?;
+    dict.set_item("wdl", None::<i32>)?;
+    dict.set_item("dtz", None::<i32>)?;
+    dict.set_item("tablebase_error", info.tablebase_error.as_deref())?;
     Ok(dict)
 }
 
-/// A move played from the book, in the shape of [`info_to_dict`]: no score, no search.
-pub fn book_move_to_dict<'py>(py: Python<'py>, book: &BookMove) -> PyResult<Bound<'py, PyDict>> {
-    let uci = move_to_uci(book.entry.chess_move);
+/// The fields a move found without a search shares: no depth, no nodes, one line of one move.
+fn unsearched_dict<'py>(
+    py: Python<'py>,
+    uci: String,
+    elapsed: std::time::Duration,
+    score: Option<crate::score::Score>,
+    source: &str,
+) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     for key in ["depth", "seldepth", "nodes", "nps", "hashfull", "tbhits"] {
         dict.set_item(key, 0)?;
     }
-    dict.set_item("time", book.elapsed.as_secs_f64())?;
+    dict.set_item("time", elapsed.as_secs_f64())?;
     let line = PyDict::new(py);
     line.set_item("multipv", 1)?;
-    line.set_item("score_cp", None::<i32>)?;
-    line.set_item("score_mate", None::<i32>)?;
+    let (cp, mate) = match score.map(|s| s.kind()) {
+        Some(ScoreKind::Centipawns(cp)) => (Some(cp), None),
+        Some(ScoreKind::Mate(moves)) => (None, Some(moves)),
+        None => (None, None),
+    };
+    line.set_item("score_cp", cp)?;
+    line.set_item("score_mate", mate)?;
     line.set_item("pv", vec![uci.clone()])?;
     dict.set_item("lines", PyList::new(py, [line])?)?;
     dict.set_item("move", uci)?;
@@ -200,8 +249,33 @@ pub fn book_move_to_dict<'py>(py: Python<'py>, book: &BookMove) -> PyResult<Boun
         stats.set_item(key, 0)?;
     }
     dict.set_item("stats", stats)?;
-    dict.set_item("source", "book")?;
-    dict.set_item("book_weight", book.entry.weight)?;
+    dict.set_item("source", source)?;
+    dict.set_item("book_weight", None::<u16>)?;
     dict.set_item("book_moves", PyList::empty(py))?;
+    dict.set_item("wdl", None::<i32>)?;
+    dict.set_item("dtz", None::<i32>)?;
+    dict.set_item("tablebase_error", None::<String>)?;
+    Ok(dict)
+}
+
+/// A move chosen by the tablebases at the root, in the shape of [`info_to_dict`].
+pub fn tablebase_move_to_dict<'py>(
+    py: Python<'py>,
+    tablebase: &TablebaseMove,
+) -> PyResult<Bound<'py, PyDict>> {
+    let root = &tablebase.root;
+    let uci = move_to_uci(root.chess_move);
+    let dict = unsearched_dict(py, uci, tablebase.elapsed, Some(root.score), "tablebase")?;
+    dict.set_item("tbhits", root.probes)?;
+    dict.set_item("wdl", root.wdl)?;
+    dict.set_item("dtz", root.dtz)?;
+    Ok(dict)
+}
+
+/// A move played from the book, in the shape of [`info_to_dict`]: no score, no search.
+pub fn book_move_to_dict<'py>(py: Python<'py>, book: &BookMove) -> PyResult<Bound<'py, PyDict>> {
+    let uci = move_to_uci(book.entry.chess_move);
+    let dict = unsearched_dict(py, uci, book.elapsed, None, "book")?;
+    dict.set_item("book_weight", book.entry.weight)?;
     Ok(dict)
 }

@@ -7,8 +7,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt};
 
 use super::convert::{
-    BookArguments, LimitArguments, book_move_to_dict, book_moves, info_to_dict, optional_integer,
-    seed_bits,
+    BookArguments, LimitArguments, book_move_to_dict, book_moves, info_to_dict, open_tablebase,
+    optional_integer, seed_bits, tablebase_move_to_dict,
 };
 use super::errors::{engine_error, to_python};
 use super::gil::without_gil;
@@ -68,8 +68,9 @@ impl Engine {
     #[new]
     #[pyo3(signature = (
         hash_mb = None, seed = None, book = None, book_choice = "weighted".to_string(),
-        book_min_weight = None, book_max_ply = None
+        book_min_weight = None, book_max_ply = None, syzygy_path = None
     ))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         hash_mb: Option<&Bound<'_, PyInt>>,
@@ -78,6 +79,7 @@ impl Engine {
         book_choice: String,
         book_min_weight: Option<&Bound<'_, PyInt>>,
         book_max_ply: Option<&Bound<'_, PyInt>>,
+        syzygy_path: Option<String>,
     ) -> PyResult<Engine> {
         let integers = || -> Result<(i64, BookArguments), Error> {
             let hash_mb = optional_integer("hash_mb", hash_mb)?.unwrap_or(DEFAULT_HASH_MB);
@@ -97,8 +99,10 @@ impl Engine {
                 return Err(Error::argument("hash_mb", hash_mb, "must be at least 1"));
             }
             let player = book.into_player(seed_value)?;
+            let tablebase = open_tablebase(syzygy_path.as_deref())?;
             let mut searcher = Searcher::new(size)?;
             searcher.set_book(player);
+            searcher.set_tablebase(tablebase);
             Ok(searcher)
         })?;
         Ok(Engine {
@@ -130,6 +134,24 @@ impl Engine {
                 .book()
                 .map(|player| player.book().path().display().to_string())
         })
+    }
+
+    /// The directories of the tablebases this engine probes, or None.
+    #[getter]
+    fn syzygy_path(&self, py: Python<'_>) -> Option<String> {
+        py.detach(|| {
+            self.lock().tablebase().map(|tables| {
+                std::env::join_paths(tables.directories())
+                    .map(|joined| joined.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            })
+        })
+    }
+
+    /// The largest piece count the engine's tablebases cover (0 without tablebases).
+    #[getter]
+    fn syzygy_max_pieces(&self, py: Python<'_>) -> usize {
+        py.detach(|| self.lock().tablebase().map_or(0, |t| t.max_pieces()))
     }
 
     #[pyo3(signature = (
@@ -206,18 +228,15 @@ impl Engine {
             );
             let mut searcher = self.lock();
             self.stop.reset();
-            let decision = if use_book {
-                searcher.play(&mut position, &limits, &excluded, &self.stop, &mut observer)?
-            } else {
-                Decision::Search(searcher.search_excluding(
-                    &mut position,
-                    &limits,
-                    multipv as usize,
-                    &excluded,
-                    &self.stop,
-                    &mut observer,
-                )?)
-            };
+            let decision = searcher.think(
+                &mut position,
+                &limits,
+                multipv as usize,
+                &excluded,
+                use_book,
+                &self.stop,
+                &mut observer,
+            )?;
             let candidates = searcher
                 .book()
                 .map(|player| book_moves(&player.candidates(position.board())))
@@ -230,6 +249,7 @@ impl Engine {
         }
         let dict = match &decision {
             Decision::Book(book) => book_move_to_dict(py, book)?,
+            Decision::Tablebase(tablebase) => tablebase_move_to_dict(py, tablebase)?,
             Decision::Search(info) => info_to_dict(py, info)?,
         };
         dict.set_item("book_moves", candidates)?;

@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt};
 
-use super::convert::{BookArguments, integer, seed_bits};
+use super::convert::{BookArguments, integer, open_tablebase, seed_bits};
 use super::errors::to_python;
 use super::gil::without_gil;
 use super::observer::{PythonObserver, on_main_thread};
@@ -13,7 +13,10 @@ use crate::position::{Position, move_to_uci};
 /// The best move in UCI notation at `depth` (from `book` when the position is in it), or None when
 /// there is no legal move.
 #[pyfunction]
-#[pyo3(signature = (fen, depth, moves = Vec::new(), book = Some(DEFAULT_BOOK_NAME.to_string()), seed = None))]
+#[pyo3(signature = (
+    fen, depth, moves = Vec::new(), book = Some(DEFAULT_BOOK_NAME.to_string()), seed = None,
+    syzygy_path = None
+))]
 pub fn select_move(
     py: Python<'_>,
     fen: String,
@@ -21,6 +24,7 @@ pub fn select_move(
     moves: Vec<String>,
     book: Option<String>,
     seed: Option<&Bound<'_, PyInt>>,
+    syzygy_path: Option<String>,
 ) -> PyResult<Option<String>> {
     let depth = integer("depth", depth).map_err(|e| to_python(py, e))?;
     let seed = seed.map(seed_bits).transpose()?;
@@ -34,8 +38,15 @@ pub fn select_move(
             max_ply: None,
         }
         .into_player(seed)?;
-        let decision =
-            crate::search::select_move_observed(&fen, &moves, depth, player, &mut observer)?;
+        let tablebase = open_tablebase(syzygy_path.as_deref())?;
+        let decision = crate::search::select_move_observed(
+            &fen,
+            &moves,
+            depth,
+            player,
+            tablebase,
+            &mut observer,
+        )?;
         Ok((decision.best_move().map(move_to_uci), observer.error))
     })?;
     match interruption {

@@ -8,6 +8,7 @@ mod errors;
 mod functions;
 mod gil;
 mod observer;
+mod tablebase;
 
 use pyo3::prelude::*;
 
@@ -20,6 +21,8 @@ fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("BENCH_DEPTH", crate::bench::BENCH_DEPTH)?;
     module.add_class::<engine::Engine>()?;
     module.add_class::<book::Book>()?;
+    module.add_class::<tablebase::Tablebase>()?;
+    module.add("SYZYGY_PATH_ENV", crate::tablebase::SYZYGY_PATH_ENV)?;
     module.add_function(wrap_pyfunction!(functions::select_move, module)?)?;
     module.add_function(wrap_pyfunction!(functions::perft, module)?)?;
     module.add_function(wrap_pyfunction!(functions::bench, module)?)?;

@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Move, Position as _};
 
+use std::sync::Arc;
+
 use crate::book::BookEntry;
 use crate::book::choice::BookPlayer;
 use crate::error::Error;
@@ -20,6 +22,7 @@ use crate::eval;
 use crate::limits::{MAX_DEPTH, SearchLimits, StopFlag, TimeManager};
 use crate::position::{Position, move_to_uci};
 use crate::score::{Score, ScoreKind};
+use crate::tablebase::{RootMove, Tablebases};
 use crate::transposition::TranspositionTable;
 use ordering::{History, Killers};
 use params::{CHECK_INTERVAL_NODES, POLL_INTERVAL_NODES};
@@ -56,9 +59,14 @@ pub struct SearchInfo {
     pub elapsed: Duration,
     /// Permille of the transposition table used by this search.
     pub hashfull: u32,
+    /// Tablebase probes that found their position.
+    pub tbhits: u64,
     /// Best first: one line per requested PV (fewer when there are fewer legal moves).
     pub lines: Vec<Line>,
     pub stats: SearchStats,
+    /// Why the tablebases stopped being probed in this search (a table could not be read), if
+    /// they did: the search went on without them.
+    pub tablebase_error: Option<String>,
 }
 
 impl SearchInfo {
@@ -102,11 +110,21 @@ pub struct BookMove {
     pub elapsed: Duration,
 }
 
+/// A move chosen by the endgame tablebases at the root.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TablebaseMove {
+    pub root: RootMove,
+    /// Time taken by the probes.
+    pub elapsed: Duration,
+}
+
 /// How [`Searcher::play`] chose its move.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Decision {
     /// From the opening book, without a search.
     Book(BookMove),
+    /// From the endgame tablebases, without a search.
+    Tablebase(TablebaseMove),
     /// By a search.
     Search(SearchInfo),
 }
@@ -116,6 +134,7 @@ impl Decision {
     pub fn best_move(&self) -> Option<Move> {
         match self {
             Decision::Book(book) => Some(book.entry.chess_move),
+            Decision::Tablebase(tablebase) => Some(tablebase.root.chess_move),
             Decision::Search(info) => info.best_move(),
         }
     }
@@ -138,6 +157,7 @@ pub struct Searcher {
     table: TranspositionTable,
     history: History,
     book: Option<BookPlayer>,
+    tablebase: Option<Arc<Tablebases>>,
 }
 
 impl Searcher {
@@ -147,7 +167,17 @@ impl Searcher {
             table: TranspositionTable::new(hash_mb)?,
             history: History::default(),
             book: None,
+            tablebase: None,
         })
+    }
+
+    /// The endgame tablebases probed at the root and in the search (`None`: none).
+    pub fn set_tablebase(&mut self, tablebase: Option<Arc<Tablebases>>) {
+        self.tablebase = tablebase;
+    }
+
+    pub fn tablebase(&self) -> Option<&Tablebases> {
+        self.tablebase.as_deref()
     }
 
     /// The opening book [`Searcher::play`] consults before it searches (`None`: no book).
@@ -160,7 +190,8 @@ impl Searcher {
     }
 
     /// Chooses the move to play in `position`: from the book when it has one (and it is not in
-    /// `excluded`), else by a search within `limits`, whose root never tries a move in `excluded`.
+    /// `excluded`), else from the tablebases when they cover the position, else by a search within
+    /// `limits`, whose root never tries a move in `excluded`.
     pub fn play(
         &mut self,
         position: &mut Position,
@@ -169,20 +200,58 @@ impl Searcher {
         stop: &StopFlag,
         observer: &mut dyn SearchObserver,
     ) -> Result<Decision, Error> {
+        self.think(position, limits, 1, excluded, true, stop, observer)
+    }
+
+    /// What the engine makes of `position`: the book's move (only with `use_book`), else the
+    /// tablebases' move (for a single line), else a search of `multipv` lines. A tablebase that
+    /// cannot be read is no error: the search goes on without it and says why
+    /// ([`SearchInfo::tablebase_error`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn think(
+        &mut self,
+        position: &mut Position,
+        limits: &SearchLimits,
+        multipv: usize,
+        excluded: &[Move],
+        use_book: bool,
+        stop: &StopFlag,
+        observer: &mut dyn SearchObserver,
+    ) -> Result<Decision, Error> {
         limits.validate()?;
         let started = Instant::now();
-        if let Some(entry) = self
-            .book
-            .as_mut()
-            .and_then(|book| book.choose(position.board(), excluded))
+        if use_book
+            && let Some(entry) = self
+                .book
+                .as_mut()
+                .and_then(|book| book.choose(position.board(), excluded))
         {
             return Ok(Decision::Book(BookMove {
                 entry,
                 elapsed: started.elapsed(),
             }));
         }
-        self.search_excluding(position, limits, 1, excluded, stop, observer)
-            .map(Decision::Search)
+        let mut tablebase_error = None;
+        if multipv == 1
+            && let Some(tablebase) = &self.tablebase
+        {
+            match tablebase.root_move(position, excluded) {
+                Ok(Some(root)) => {
+                    return Ok(Decision::Tablebase(TablebaseMove {
+                        root,
+                        elapsed: started.elapsed(),
+                    }));
+                }
+                Ok(None) => {}
+                Err(error) => tablebase_error = Some(error.to_string()),
+            }
+        }
+        let mut info =
+            self.search_excluding(position, limits, multipv, excluded, stop, observer)?;
+        if info.tablebase_error.is_none() {
+            info.tablebase_error = tablebase_error;
+        }
+        Ok(Decision::Search(info))
     }
 
     /// Transposition table size in megabytes.
@@ -255,6 +324,9 @@ impl Searcher {
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            tablebase: self.tablebase.as_deref(),
+            tbhits: 0,
+            tablebase_error: None,
             root_restricted: root_moves.len() < legal.len(),
             root_best: None,
             stats: SearchStats::default(),
@@ -337,6 +409,10 @@ struct Context<'a> {
     stopped: bool,
     /// Some legal root moves are left out, so the root's result is not the position's value.
     root_restricted: bool,
+    /// Probed after zeroing moves; `None` without tables, or once a table failed to be read.
+    tablebase: Option<&'a Tablebases>,
+    tbhits: u64,
+    tablebase_error: Option<String>,
     /// Best root move of the iteration in progress, for a search stopped during its first iteration.
     root_best: Option<(Move, Score)>,
     stats: SearchStats,
@@ -377,8 +453,10 @@ impl Context<'_> {
             nodes: self.nodes,
             elapsed: self.time.elapsed(),
             hashfull: self.table.hashfull(),
+            tbhits: self.tbhits,
             lines,
             stats: self.stats.clone(),
+            tablebase_error: self.tablebase_error.clone(),
         }
     }
 }
@@ -408,23 +486,25 @@ pub fn select_move<S: AsRef<str>>(
     moves: &[S],
     depth: i64,
 ) -> Result<Option<String>, Error> {
-    let decision = select_move_observed(fen, moves, depth, None, &mut Silent)?;
+    let decision = select_move_observed(fen, moves, depth, None, None, &mut Silent)?;
     Ok(decision.best_move().map(move_to_uci))
 }
 
-/// [`select_move`] that plays from `book` when the position is in it, and reports the search to
-/// `observer`, which can end it early.
+/// [`select_move`] that plays from `book` when the position is in it, probes `tablebase`, and
+/// reports the search to `observer`, which can end it early.
 pub fn select_move_observed<S: AsRef<str>>(
     fen: &str,
     moves: &[S],
     depth: i64,
     book: Option<BookPlayer>,
+    tablebase: Option<Arc<Tablebases>>,
     observer: &mut dyn SearchObserver,
 ) -> Result<Decision, Error> {
     let depth = crate::limits::check_depth(depth)?;
     let mut position = Position::from_fen_and_moves(fen, moves)?;
     let mut searcher = Searcher::new(params::select_move_hash_mb(depth))?;
     searcher.set_book(book);
+    searcher.set_tablebase(tablebase);
     searcher.play(
         &mut position,
         &SearchLimits::depth(depth),

@@ -6,6 +6,7 @@ use shakmaty::{Move, Position as _};
 use super::Context;
 use super::ordering::{is_quiet, pick_next, score_moves};
 use crate::score::{MAX_PLY, Score};
+use crate::tablebase::Wdl;
 use crate::transposition::{Bound, PackedMove};
 
 impl Context<'_> {
@@ -116,16 +117,25 @@ impl Context<'_> {
             };
         }
 
-        // Step 8. The 50-move rule, once checkmate on the last move has been ruled out.
+        // Step 8. Endgame tablebases, right after a capture or pawn move (where WDL is exact under
+        // the 50-move rule): a win or loss scores in its band below the mates, cursed wins and
+        // blessed losses next to a draw.
+        if let Some(score) = self.probe_tablebase(ply) {
+            self.table
+                .store(key, PackedMove::NONE, score.to_tt(ply), depth, Bound::Exact);
+            return score;
+        }
+
+        // Step 9. The 50-move rule, once checkmate on the last move has been ruled out.
         if self.position.is_fifty_move_limit() {
             return Score::DRAW;
         }
 
-        // Step 9. Order: TT move, captures by MVV-LVA, killers, history.
+        // Step 10. Order: TT move, captures by MVV-LVA, killers, history.
         let side = self.position.board().turn();
         let mut scores = score_moves(&moves, tt_move, self.killers.get(ply), self.history, side);
 
-        // Step 10. Search each move; a move that reaches beta cuts the node off.
+        // Step 11. Search each move; a move that reaches beta cuts the node off.
         let original_alpha = alpha;
         let mut best_score = -Score::INFINITE;
         let mut best_move = None;
@@ -148,7 +158,7 @@ impl Context<'_> {
                     if score >= beta {
                         self.stats.cutoffs += 1;
                         if is_quiet(m) {
-                            // Step 11. Remember the refutation: killer and history bonus, and a
+                            // Step 12. Remember the refutation: killer and history bonus, and a
                             // history malus for the quiet moves that did not cut.
                             self.killers.add(ply, m);
                             let bonus = depth * depth;
@@ -167,7 +177,7 @@ impl Context<'_> {
             }
         }
 
-        // Step 12. Store the result with its bound.
+        // Step 13. Store the result with its bound.
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
@@ -179,5 +189,34 @@ impl Context<'_> {
         self.table
             .store(key, packed, best_score.to_tt(ply), depth, bound);
         best_score
+    }
+
+    /// The tablebase score of the current position when it was just reached by a zeroing move
+    /// (not at the root) and the tables cover it. A table that fails to be read stops the probing
+    /// for the rest of the search and is reported, never raised.
+    fn probe_tablebase(&mut self, ply: usize) -> Option<Score> {
+        let tablebase = self.tablebase?;
+        let board = self.position.board();
+        if ply == 0 || board.halfmoves() != 0 || !tablebase.covers(board) {
+            return None;
+        }
+        match tablebase.wdl(board) {
+            Ok(Some(wdl)) => {
+                self.tbhits += 1;
+                Some(match wdl {
+                    Wdl::Win => Score::tb_win_in(ply),
+                    Wdl::CursedWin => Score::centipawns(1),
+                    Wdl::Draw => Score::DRAW,
+                    Wdl::BlessedLoss => Score::centipawns(-1),
+                    Wdl::Loss => Score::tb_loss_in(ply),
+                })
+            }
+            Ok(None) => None,
+            Err(error) => {
+                self.tablebase_error = Some(error.to_string());
+                self.tablebase = None;
+                None
+            }
+        }
     }
 }
