@@ -211,3 +211,21 @@ def test_closed_tablebase_refuses_probes(syzygy: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         tables.close()
+
+
+def test_cli_takes_a_syzygy_path(syzygy: Path, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    def bestmove(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "ferrochess", "bestmove", KQK_WHITE_TO_MOVE, *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+    with Engine(syzygy_path=syzygy) as engine:
+        expected = engine.play(KQK_WHITE_TO_MOVE, Limit(depth=1)).move
+    assert expected is not None
+    done = bestmove("--depth", "64", "--syzygy-path", str(syzygy))
+    assert done.returncode == 0 and done.stdout.strip() == expected.uci(), done.stderr
+    missing = tmp_path / "none"
+    failed = bestmove("--syzygy-path", str(missing))
+    assert failed.returncode == 2 and str(missing) in failed.stderr

@@ -235,6 +235,8 @@ impl Searcher {
         if multipv == 1
             && let Some(tablebase) = &self.tablebase
         {
+            // Repetitions after the root are judged as in the search: threefold with the history.
+            position.set_root();
             match tablebase.root_move(position, excluded) {
                 Ok(Some(root)) => {
                     return Ok(Decision::Tablebase(TablebaseMove {
