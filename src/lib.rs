@@ -21,6 +21,7 @@ pub mod bench;
 pub mod book;
 pub mod error;
 pub mod eval;
+pub mod level;
 pub mod limits;
 pub mod perft;
 pub mod position;

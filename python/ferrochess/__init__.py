@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ferrochess._core import BENCH_DEPTH, MAX_DEPTH, MAX_HASH_MB, __version__
 from ferrochess.book import Book, BuildReport, build_book, open_book
-from ferrochess.engine import DEFAULT_BOOK, Engine, bench, perft, select_move
+from ferrochess.engine import DEFAULT_BOOK, Engine, Level, bench, levels, perft, select_move
 from ferrochess.exceptions import (
     EngineError,
     FerrochessError,
@@ -45,12 +45,14 @@ __all__ = [
     "InvalidBookError",
     "InvalidFenError",
     "InvalidLimitError",
+    "Level",
     "MissingTableError",
     "Tablebase",
     "TablebaseError",
     "__version__",
     "bench",
     "build_book",
+    "levels",
     "open_book",
     "open_tablebase",
     "perft",

@@ -25,6 +25,7 @@ __all__ = [
     "DEFAULT_BOOK",
     "Tablebase",
     "SYZYGY_PATH_ENV",
+    "levels",
 ]
 
 __version__: str
@@ -180,6 +181,12 @@ def build_book(
     max_ply < 0 or min_games < 1 or no input.
     """
 
+def levels() -> list[tuple[int, str, int | None, int | None, int, int, int]]:
+    """The playing levels, weakest first: ``(number, name, max_depth, max_nodes, candidates,
+    window, temperature)``. A level caps the search at ``max_depth`` plies and ``max_nodes`` nodes
+    (None: no cap), searches ``candidates`` lines and plays one of those within ``window``
+    centipawns of the best, a line ``temperature`` centipawns worse being e times less likely."""
+
 def perft(fen: str, depth: int) -> int:
     """Count the leaf nodes of the legal move tree of ``fen`` to ``depth`` plies (depth 0 gives 1).
 
@@ -246,6 +253,7 @@ class Engine:
         multipv: int | None = None,
         exclude_moves: Sequence[str] = ...,
         use_book: bool = False,
+        level: int | None = None,
         callback: Callable[[_SearchInfo], object] | None = None,
     ) -> _SearchInfo:
         """Search ``fen`` after ``moves`` (UCI, default none) within the limits; return the result.
@@ -255,9 +263,10 @@ class Engine:
         number of best lines returned (None: 1). Root moves in ``exclude_moves`` (UCI) are never
         searched nor played. With ``use_book`` (only for multipv 1) a book move is returned without
         a search when the engine's book has one. With multipv 1, a position the tablebases cover
-        is answered by them. ``callback`` gets the result so far after every
-        completed iteration (with the GIL held); an exception it raises stops the search and
-        propagates.
+        is answered by them. ``level`` (1..10, see :func:`levels`) caps the search and chooses the
+        line played among near-best ones; that line comes first in ``lines``. ``callback`` gets
+        the result so far after every completed iteration (with the GIL held); an exception it
+        raises stops the search and propagates.
 
         Raises InvalidFenError, IllegalMoveError, and InvalidLimitError for an out-of-range value or
         when no limit is given at all (the search would never end); EngineError when called from

@@ -12,7 +12,7 @@ import os
 import threading
 import warnings
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Literal, Union, overload
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union, overload
 
 import chess
 import chess.engine
@@ -38,7 +38,9 @@ __all__ = [
     "BookSpec",
     "Engine",
     "InfoCallback",
+    "Level",
     "bench",
+    "levels",
     "perft",
     "select_move",
 ]
@@ -59,6 +61,34 @@ BookChoice = Literal["weighted", "uniform", "best"]
 PathSpec = Union[str, "os.PathLike[str]", None]
 """A tablebase argument: a directory or a path list (``a:b``); None for the environment variable
 ``FERROCHESS_SYZYGY_PATH``; ``""`` for no tablebases."""
+
+
+class Level(NamedTuple):
+    """A playing level (see :func:`levels`)."""
+
+    number: int
+    """1 (weakest) to 10 (full strength)."""
+    name: str
+    max_depth: int | None
+    """Deepest search in plies (None: no cap)."""
+    max_nodes: int | None
+    """Most nodes searched per move (None: no cap)."""
+    candidates: int
+    """Moves searched to choose from."""
+    window: int
+    """Only moves within this many centipawns of the best are played."""
+    temperature: int
+    """A move this many centipawns worse than the best is played e (2.718) times less often."""
+
+
+def levels() -> list[Level]:
+    """The playing levels for :meth:`Engine.play`, weakest first.
+
+    A weaker level looks less far ahead and chooses among the few moves its search rates close to
+    the best, so it plays natural moves and misses deeper tactics rather than blundering at
+    random. Level 10 is the full search. The names describe; Elo calibration comes from games.
+    """
+    return [Level(*level) for level in _core.levels()]
 
 
 def _book_name(book: BookSpec) -> str | None:
@@ -239,6 +269,7 @@ class Engine(Closing):
         callback: InfoCallback | None,
         exclude_moves: Iterable[chess.Move],
         use_book: bool,
+        level: int | None = None,
     ) -> tuple[_SearchInfo, chess.Color]:
         root_fen, moves = to_history(board)
         excluded = [move.uci() for move in exclude_moves]
@@ -260,6 +291,7 @@ class Engine(Closing):
             multipv=multipv,
             exclude_moves=excluded,
             use_book=use_book,
+            level=level,
             callback=core_callback,
             **kwargs,
         )
@@ -271,6 +303,8 @@ class Engine(Closing):
         board: BoardLike,
         limit: chess.engine.Limit,
         *,
+        level: int | None = None,
+        use_book: bool = True,
         exclude_moves: Iterable[chess.Move] = (),
         callback: InfoCallback | None = None,
     ) -> chess.engine.PlayResult:
@@ -287,12 +321,15 @@ class Engine(Closing):
         "tablebase"`` with ``wdl`` and ``dtz`` (see :meth:`analyse`); for a search
         ``info["source"] == "search"`` and ``info`` is the InfoDict of the best line. The engine
         never plays a move in ``exclude_moves``, from the book, the tables or the search
-        (excluding every legal move raises InvalidLimitError). ``callback`` receives an InfoDict
-        after each completed iteration; an exception it raises stops the search and propagates.
-        Inside the callback this Engine's ``stop()`` may be called, but not its
-        ``play``/``analyse``/``new_game`` (EngineError: the call would wait for itself).
+        (excluding every legal move raises InvalidLimitError). ``level`` (1 to 10, see
+        :func:`ferrochess.levels`) plays weaker: a shallower search choosing among near-best
+        moves; None is full strength. ``use_book=False`` skips the book for this move.
+        ``callback`` receives an InfoDict after each completed iteration; an exception it raises
+        stops the search and propagates. Inside the callback this Engine's ``stop()`` may be
+        called, but not its ``play``/``analyse``/``new_game`` (EngineError: the call would wait
+        for itself).
         """
-        result, turn = self._search(board, limit, 1, callback, exclude_moves, True)
+        result, turn = self._search(board, limit, 1, callback, exclude_moves, use_book, level)
         return chess.engine.PlayResult(
             move_or_none(result["move"]),
             move_or_none(result["ponder"]),

@@ -14,12 +14,16 @@ use super::errors::{engine_error, to_python};
 use super::gil::without_gil;
 use super::observer::{PythonObserver, on_main_thread};
 use crate::error::Error;
+use crate::level::Level;
 use crate::limits::StopFlag;
 use crate::position::Position;
-use crate::search::{Decision, Searcher};
+use crate::search::{Decision, Searcher, ThinkOptions};
 
 /// Transposition table size when none is given, in megabytes.
 const DEFAULT_HASH_MB: i64 = 16;
+
+/// Mixed into the seed of the levels' choices, so that they do not follow the book's sequence.
+const LEVEL_SEED_SALT: u64 = 0x6c65_7665_6c73;
 
 /// Largest number of principal variations one search may report.
 const MAX_MULTIPV: i64 = 256;
@@ -101,6 +105,7 @@ impl Engine {
             let player = book.into_player(seed_value)?;
             let tablebase = open_tablebase(syzygy_path.as_deref())?;
             let mut searcher = Searcher::new(size)?;
+            searcher.set_seed(seed_value.map(|seed| seed ^ LEVEL_SEED_SALT));
             searcher.set_book(player);
             searcher.set_tablebase(tablebase);
             Ok(searcher)
@@ -157,7 +162,7 @@ impl Engine {
     #[pyo3(signature = (
         fen, moves = Vec::new(), *, depth = None, nodes = None, time = None, white_clock = None,
         black_clock = None, white_inc = None, black_inc = None, remaining_moves = None, mate = None,
-        multipv = None, exclude_moves = Vec::new(), use_book = false, callback = None
+        multipv = None, exclude_moves = Vec::new(), use_book = false, level = None, callback = None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
@@ -177,9 +182,10 @@ impl Engine {
         multipv: Option<Bound<'py, PyInt>>,
         exclude_moves: Vec<String>,
         use_book: bool,
+        level: Option<Bound<'py, PyInt>>,
         callback: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let integers = || -> Result<(LimitArguments, i64), Error> {
+        let integers = || -> Result<(LimitArguments, i64, Option<Level>), Error> {
             let arguments = LimitArguments {
                 depth: optional_integer("depth", depth.as_ref())?,
                 nodes: optional_integer("nodes", nodes.as_ref())?,
@@ -191,13 +197,17 @@ impl Engine {
                 remaining_moves: optional_integer("remaining_moves", remaining_moves.as_ref())?,
                 mate: optional_integer("mate", mate.as_ref())?,
             };
+            let level = optional_integer("level", level.as_ref())?
+                .map(Level::get)
+                .transpose()?;
             Ok((
                 arguments,
                 optional_integer("multipv", multipv.as_ref())?.unwrap_or(1),
+                level,
             ))
         };
         self.refuse_reentry(py, "search")?;
-        let (arguments, multipv) = integers().map_err(|e| to_python(py, e))?;
+        let (arguments, multipv, level) = integers().map_err(|e| to_python(py, e))?;
         // An exception raised by the callback, or Ctrl-C, ends the search and is raised here.
         let on_main_thread = on_main_thread(py);
         let result = without_gil(py, || {
@@ -228,15 +238,14 @@ impl Engine {
             );
             let mut searcher = self.lock();
             self.stop.reset();
-            let decision = searcher.think(
-                &mut position,
-                &limits,
-                multipv as usize,
-                &excluded,
+            let options = ThinkOptions {
+                multipv: multipv as usize,
+                excluded,
                 use_book,
-                &self.stop,
-                &mut observer,
-            )?;
+                level,
+            };
+            let decision =
+                searcher.think(&mut position, &limits, &options, &self.stop, &mut observer)?;
             let candidates = searcher
                 .book()
                 .map(|player| book_moves(&player.candidates(position.board())))

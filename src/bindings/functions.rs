@@ -101,3 +101,24 @@ pub fn legal_moves(py: Python<'_>, fen: String, moves: Vec<String>) -> PyResult<
             .collect())
     })
 }
+
+/// The playing levels, weakest first: (number, name, max depth or None, max nodes or None,
+/// candidates, window in centipawns, temperature in centipawns).
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub fn levels() -> Vec<(u8, &'static str, Option<u32>, Option<u64>, usize, i32, i32)> {
+    crate::level::LEVELS
+        .iter()
+        .map(|l| {
+            (
+                l.number,
+                l.name,
+                l.max_depth,
+                l.max_nodes,
+                l.candidates,
+                l.window,
+                l.temperature,
+            )
+        })
+        .collect()
+}

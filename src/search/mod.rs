@@ -16,9 +16,10 @@ use shakmaty::{Move, Position as _};
 use std::sync::Arc;
 
 use crate::book::BookEntry;
-use crate::book::choice::BookPlayer;
+use crate::book::choice::{BookPlayer, Random};
 use crate::error::Error;
 use crate::eval;
+use crate::level::Level;
 use crate::limits::{MAX_DEPTH, SearchLimits, StopFlag, TimeManager};
 use crate::position::{Position, move_to_uci};
 use crate::score::{Score, ScoreKind};
@@ -158,6 +159,32 @@ pub struct Searcher {
     history: History,
     book: Option<BookPlayer>,
     tablebase: Option<Arc<Tablebases>>,
+    /// For the choices of weakened levels.
+    random: Random,
+}
+
+/// What [`Searcher::think`] is asked for, besides the position and the limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThinkOptions {
+    /// Lines to search (at least 1). A level searches as many as it chooses from.
+    pub multipv: usize,
+    /// Root moves never played nor searched.
+    pub excluded: Vec<Move>,
+    /// Play from the book when it has a move.
+    pub use_book: bool,
+    /// Weaken the play to this level (`None`: full strength).
+    pub level: Option<Level>,
+}
+
+impl Default for ThinkOptions {
+    fn default() -> Self {
+        ThinkOptions {
+            multipv: 1,
+            excluded: Vec::new(),
+            use_book: false,
+            level: None,
+        }
+    }
 }
 
 impl Searcher {
@@ -168,7 +195,13 @@ impl Searcher {
             history: History::default(),
             book: None,
             tablebase: None,
+            random: Random::from_entropy(),
         })
+    }
+
+    /// Makes the weakened levels' choices reproducible (the book has its own seed).
+    pub fn set_seed(&mut self, seed: Option<u64>) {
+        self.random = seed.map_or_else(Random::from_entropy, Random::seeded);
     }
 
     /// The endgame tablebases probed at the root and in the search (`None`: none).
@@ -200,27 +233,31 @@ impl Searcher {
         stop: &StopFlag,
         observer: &mut dyn SearchObserver,
     ) -> Result<Decision, Error> {
-        self.think(position, limits, 1, excluded, true, stop, observer)
+        let options = ThinkOptions {
+            excluded: excluded.to_vec(),
+            use_book: true,
+            ..ThinkOptions::default()
+        };
+        self.think(position, limits, &options, stop, observer)
     }
 
     /// What the engine makes of `position`: the book's move (only with `use_book`), else the
     /// tablebases' move (for a single line), else a search of `multipv` lines. A tablebase that
     /// cannot be read is no error: the search goes on without it and says why
-    /// ([`SearchInfo::tablebase_error`]).
-    #[allow(clippy::too_many_arguments)]
+    /// ([`SearchInfo::tablebase_error`]). With a level, the search is capped by it and its line
+    /// to play is chosen by it and put first.
     pub fn think(
         &mut self,
         position: &mut Position,
         limits: &SearchLimits,
-        multipv: usize,
-        excluded: &[Move],
-        use_book: bool,
+        options: &ThinkOptions,
         stop: &StopFlag,
         observer: &mut dyn SearchObserver,
     ) -> Result<Decision, Error> {
         limits.validate()?;
+        let excluded = options.excluded.as_slice();
         let started = Instant::now();
-        if use_book
+        if options.use_book
             && let Some(entry) = self
                 .book
                 .as_mut()
@@ -232,7 +269,7 @@ impl Searcher {
             }));
         }
         let mut tablebase_error = None;
-        if multipv == 1
+        if options.multipv == 1
             && let Some(tablebase) = &self.tablebase
         {
             // Repetitions after the root are judged as in the search: threefold with the history.
@@ -248,8 +285,20 @@ impl Searcher {
                 Err(error) => tablebase_error = Some(error.to_string()),
             }
         }
+        let (limits, multipv) = match &options.level {
+            Some(level) => (level.cap(limits), options.multipv.max(level.candidates)),
+            None => (limits.clone(), options.multipv),
+        };
         let mut info =
-            self.search_excluding(position, limits, multipv, excluded, stop, observer)?;
+            self.search_excluding(position, &limits, multipv, excluded, stop, observer)?;
+        if let Some(level) = &options.level
+            && !info.lines.is_empty()
+        {
+            let chosen = level.choose(&info.lines, &mut self.random);
+            let line = info.lines.remove(chosen);
+            info.lines.insert(0, line);
+            info.lines.truncate(options.multipv);
+        }
         if info.tablebase_error.is_none() {
             info.tablebase_error = tablebase_error;
         }
