@@ -84,7 +84,61 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"search depth in plies (default: {_core.BENCH_DEPTH})",
     )
     add_book_commands(commands)
+    add_play_command(commands)
     return parser
+
+
+def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``play``: serve the play page."""
+    play = commands.add_parser(
+        "play",
+        help="play ferrochess in the browser",
+        description="Serve the play page (Flask) and print its address.",
+    )
+    play.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
+    play.add_argument("--port", type=int, default=5000, help="port (default: 5000)")
+    play.add_argument("--open", action="store_true", help="open the page in a web browser")
+    play.add_argument(
+        "--book", default=DEFAULT_BOOK, metavar="BOOK", help="'default' (built in), path or 'none'"
+    )
+    play.add_argument(
+        "--syzygy-path",
+        default=None,
+        metavar="DIRS",
+        help=f"Syzygy tablebase directories (default: ${SYZYGY_PATH_ENV})",
+    )
+    play.add_argument(
+        "--engines", type=int, default=None, metavar="N",
+        help="searches at once (default: the number of CPUs)",
+    )  # fmt: skip
+    play.add_argument(
+        "--think", type=float, default=3.0, metavar="SECONDS",
+        help="longest search per move (default: 3)",
+    )  # fmt: skip
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Serve the play page until Ctrl-C."""
+    import threading
+    import webbrowser
+
+    from ferrochess.web import create_app
+
+    config: dict[str, object] = {
+        "FERROCHESS_BOOK": None if args.book.lower() == "none" else args.book,
+        "FERROCHESS_SYZYGY_PATH": args.syzygy_path,
+        "FERROCHESS_MAX_THINK_SECONDS": args.think,
+    }
+    if args.engines is not None:
+        config["FERROCHESS_ENGINES"] = args.engines
+    app = create_app(config)
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    url = f"http://{host}:{args.port}/"
+    print(f"ferrochess play: {url} (Ctrl-C to stop)", flush=True)
+    if args.open:
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    app.run(host=args.host, port=args.port, threaded=True, use_reloader=False)
+    return 0
 
 
 def add_book_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -208,6 +262,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"Nodes/s: {result['nps']}")
     elif args.command == "book":
         return run_book(args)
+    elif args.command == "play":
+        return run_play(args)
     else:  # pragma: no cover - argparse rejects unknown commands
         raise AssertionError(f"unknown command {args.command!r}")
     return 0

@@ -1,0 +1,83 @@
+"""The play page: a Flask app to play ferrochess in the browser (``ferrochess play``).
+
+``create_app(test_config=None)`` is the Flask application factory. Configuration keys (set them in
+``test_config`` or on ``app.config`` before the first request):
+
+``FERROCHESS_BOOK``
+    The opening book: ``"default"`` (the compiled-in one), a path, or None. Server configuration
+    only: no request can name a file.
+``FERROCHESS_SYZYGY_PATH``
+    Syzygy tablebase directories (a path list); None reads ``FERROCHESS_SYZYGY_PATH`` from the
+    environment, ``""`` means none.
+``FERROCHESS_ENGINES``
+    How many engines search at once (default: the number of CPUs). Each has its own table.
+``FERROCHESS_HASH_MB``
+    Transposition table of each engine, in MiB (default 16).
+``FERROCHESS_MAX_THINK_SECONDS``
+    The longest a request may search (default 3.0); weaker levels stop much sooner.
+``FERROCHESS_BUSY_WAIT_SECONDS``
+    How long a request waits for a free engine before the answer is 503 with ``Retry-After``
+    (default 2.0).
+``FERROCHESS_DEFAULT_LEVEL``
+    The level the page starts at (default 4).
+``MAX_CONTENT_LENGTH``
+    Largest request body in bytes (default 64 KiB); a larger one is refused with 400.
+
+Every error of the JSON API is ``{"error": message, "field": name}`` with status 400 (bad input),
+404, 405 or 503 (all engines busy).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, jsonify, request
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from ferrochess.web.pool import EnginePool
+
+__all__ = ["create_app", "EnginePool"]
+
+DEFAULTS: dict[str, Any] = {
+    "FERROCHESS_BOOK": "default",
+    "FERROCHESS_SYZYGY_PATH": None,
+    "FERROCHESS_ENGINES": os.cpu_count() or 2,
+    "FERROCHESS_HASH_MB": 16,
+    "FERROCHESS_MAX_THINK_SECONDS": 3.0,
+    "FERROCHESS_BUSY_WAIT_SECONDS": 2.0,
+    "FERROCHESS_DEFAULT_LEVEL": 4,
+    "MAX_CONTENT_LENGTH": 64 * 1024,
+}
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Create the play app: the page at ``/``, the JSON API under ``/api``, one engine pool."""
+    app = Flask(__name__)
+    app.config.from_mapping(DEFAULTS)
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    app.extensions["ferrochess_pool"] = EnginePool(
+        engines=int(app.config["FERROCHESS_ENGINES"]),
+        hash_mb=int(app.config["FERROCHESS_HASH_MB"]),
+        book=app.config["FERROCHESS_BOOK"],
+        syzygy_path=app.config["FERROCHESS_SYZYGY_PATH"],
+    )
+
+    from ferrochess.web import play
+
+    app.register_blueprint(play.bp)
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Any:
+        """Errors of the JSON API are JSON; the page keeps Flask's HTML errors."""
+        if not request.path.startswith("/api/"):
+            return error
+        if isinstance(error, RequestEntityTooLarge):
+            limit = app.config["MAX_CONTENT_LENGTH"]
+            message = f"the request body is larger than {limit} bytes"
+            return jsonify(error=message, field="body"), 400
+        return jsonify(error=error.description, field=None), error.code
+
+    return app
