@@ -267,3 +267,47 @@ def test_busy_pool_answers_503_with_retry_after() -> None:
         holder.join(30)
     assert client.post("/api/move", json={"moves": []}).status_code == 200
     pool.close()
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+
+def test_ferrochess_play_serves_the_page() -> None:
+    """The main-job command of the README: `ferrochess play` brings the page up, and it plays."""
+    import json
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "ferrochess", "play", "--port", str(port), "--engines", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                page = urllib.request.urlopen(f"{base}/", timeout=5).read()
+                break
+            except OSError:
+                assert server.poll() is None, server.communicate()
+                assert time.monotonic() < deadline, "the page did not come up in 60 s"
+                time.sleep(0.2)
+        assert b"<html" in page.lower()
+        request = urllib.request.Request(
+            f"{base}/api/move",
+            data=json.dumps({"moves": ["e2e4"], "level": 3}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        answer = json.loads(urllib.request.urlopen(request, timeout=30).read())
+        assert answer["state"]["moves"][0] == "e2e4" and len(answer["state"]["moves"]) == 2
+    finally:
+        server.terminate()
+        output, _ = server.communicate(timeout=30)
+    assert f"http://127.0.0.1:{port}/" in output

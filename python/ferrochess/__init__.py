@@ -27,6 +27,7 @@ from ferrochess.exceptions import (
     MissingTableError,
     TablebaseError,
 )
+from ferrochess.openings import Opening, opening
 from ferrochess.tablebase import SYZYGY_PATH_ENV, Tablebase, open_tablebase
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "InvalidLimitError",
     "Level",
     "MissingTableError",
+    "Opening",
     "Tablebase",
     "TablebaseError",
     "__version__",
@@ -55,6 +57,7 @@ __all__ = [
     "levels",
     "open_book",
     "open_tablebase",
+    "opening",
     "perft",
     "select_move",
 ]

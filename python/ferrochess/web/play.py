@@ -28,6 +28,7 @@ import chess.svg
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from ferrochess.engine import levels
+from ferrochess.openings import opening
 from ferrochess.web.pool import Busy, EnginePool
 
 bp = Blueprint("play", __name__, template_folder="templates", static_folder="static",
@@ -37,6 +38,8 @@ MAX_MOVES = 2000
 """Longest game accepted, in plies (a real game is far shorter)."""
 MAX_NAME_LENGTH = 100
 RETRY_AFTER_SECONDS = 1
+START_POSITION_CODE = "A00a"
+"""Scid's name for the standard start position, which is no opening."""
 PIECE_CODES = {f"{color}{letter}" for color in "wb" for letter in "KQRBNP"}
 TERMINATIONS = {
     chess.Termination.CHECKMATE: "checkmate",
@@ -298,9 +301,8 @@ def san_line(board: chess.Board, moves: list[chess.Move]) -> list[str]:
 
 
 def opening_of(board: chess.Board) -> dict[str, str] | None:
-    try:
-        from ferrochess.openings import opening
-    except ImportError:  # pragma: no cover - the names table is optional
-        return None
+    """The opening the game is in; None before it has one (the start position is not one)."""
     named = opening(board)
-    return None if named is None else {"eco": named.eco, "code": named.code, "name": named.name}
+    if named is None or named.code == START_POSITION_CODE:
+        return None
+    return {"eco": named.eco, "code": named.code, "name": named.name}
