@@ -31,7 +31,8 @@ from ferrochess.engine import levels
 from ferrochess.openings import opening
 from ferrochess.web.pool import Busy, EnginePool
 
-bp = Blueprint("play", __name__, template_folder="templates", static_folder="static",
+# Templates in templates/play/ and static files in static/play/, namespaced by the blueprint.
+bp = Blueprint("play", __name__, template_folder="templates", static_folder="static/play",
                static_url_path="/static/play")  # fmt: skip
 
 MAX_MOVES = 2000
