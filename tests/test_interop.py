@@ -115,6 +115,7 @@ def test_info_dicts_conversion() -> None:
         "wdl": None,
         "dtz": None,
         "tablebase_error": None,
+        "stats": {"quiescence_nodes": 0, "cutoffs": 0, "tt_hits": 0},
     }
     first, second = info_dicts(result, chess.WHITE)
     assert first["pv"] == [chess.Move.from_uci("e1g1"), chess.Move.from_uci("e8c8")]
@@ -141,6 +142,7 @@ def test_info_dicts_of_a_book_move() -> None:
         "wdl": None,
         "dtz": None,
         "tablebase_error": None,
+        "stats": {"quiescence_nodes": 0, "cutoffs": 0, "tt_hits": 0},
     }
     (info,) = info_dicts(result, chess.WHITE)
     assert info["source"] == "book"  # type: ignore[typeddict-item]

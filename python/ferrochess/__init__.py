@@ -15,7 +15,17 @@ from __future__ import annotations
 
 from ferrochess._core import BENCH_DEPTH, MAX_DEPTH, MAX_HASH_MB, __version__
 from ferrochess.book import Book, BuildReport, build_book, open_book
-from ferrochess.engine import DEFAULT_BOOK, Engine, Level, bench, levels, perft, select_move
+from ferrochess.engine import (
+    DEFAULT_BOOK,
+    Engine,
+    Level,
+    SearchOptions,
+    bench,
+    evaluate,
+    levels,
+    perft,
+    select_move,
+)
 from ferrochess.exceptions import (
     EngineError,
     FerrochessError,
@@ -49,11 +59,13 @@ __all__ = [
     "Level",
     "MissingTableError",
     "Opening",
+    "SearchOptions",
     "Tablebase",
     "TablebaseError",
     "__version__",
     "bench",
     "build_book",
+    "evaluate",
     "levels",
     "open_book",
     "open_tablebase",

@@ -26,6 +26,7 @@ __all__ = [
     "Tablebase",
     "SYZYGY_PATH_ENV",
     "levels",
+    "evaluate",
 ]
 
 __version__: str
@@ -111,6 +112,29 @@ class _SearchInfo(TypedDict):
     """The engine's book moves of the position as ``(uci, weight)``, heaviest first (empty when
     there is no book or the position is not in it, and in callback results)."""
 
+class _Term(TypedDict):
+    """One term of the evaluation, from White's point of view, in centipawns."""
+
+    middlegame: int
+    endgame: int
+    blended: int
+    """The two blended by the game phase."""
+
+class _Evaluation(TypedDict):
+    """The static evaluation taken apart (see :func:`evaluate`)."""
+
+    phase: int
+    """0 (kings and pawns) to ``max_phase`` (every piece on the board)."""
+    max_phase: int
+    material: _Term
+    """Piece values."""
+    placement: _Term
+    """Piece-square bonuses."""
+    white: int
+    """The evaluation from White's point of view."""
+    side_to_move: int
+    """The evaluation from the side to move's point of view (what the search uses)."""
+
 class _BenchResult(TypedDict):
     """The signature of a :func:`bench` run."""
 
@@ -181,6 +205,9 @@ def build_book(
     max_ply < 0 or min_games < 1 or no input.
     """
 
+def evaluate(fen: str, moves: Sequence[str] = ...) -> _Evaluation:
+    """The static evaluation of ``fen`` after ``moves``, term by term."""
+
 def levels() -> list[tuple[int, str, int | None, int | None, int, int, int]]:
     """The playing levels, weakest first: ``(number, name, max_depth, max_nodes, candidates,
     window, temperature)``. A level caps the search at ``max_depth`` plies and ``max_nodes`` nodes
@@ -223,6 +250,10 @@ class Engine:
         book_min_weight: int | None = None,
         book_max_ply: int | None = None,
         syzygy_path: str | None = None,
+        alpha_beta: bool = True,
+        quiescence: bool = True,
+        move_ordering: bool = True,
+        transposition_table: bool = True,
     ) -> Engine:
         """Create an engine with a ``hash_mb`` mebibyte transposition table (None: 16).
 
@@ -231,7 +262,9 @@ class Engine:
         ``book_min_weight`` (None: 1) are ignored; the book is left after ``book_max_ply`` plies.
         ``seed`` makes the book choices reproducible (None: a fresh random seed). ``syzygy_path``
         (a path list like ``a:b``; None: none) names Syzygy tables probed at the root and in the
-        search; a missing directory raises FileError.
+        search; a missing directory raises FileError. ``alpha_beta``, ``quiescence``,
+        ``move_ordering`` and ``transposition_table`` switch those parts of the search off when
+        False (for study; all on plays best).
         Raises InvalidLimitError for an out-of-range value (hash_mb outside 1..MAX_HASH_MB, a bad
         choice name), FileError and InvalidBookError for a bad book.
         """
@@ -301,6 +334,10 @@ class Engine:
     @property
     def syzygy_max_pieces(self) -> int:
         """The largest piece count the tablebases cover (0 without tablebases)."""
+
+    @property
+    def switches(self) -> tuple[bool, bool, bool, bool]:
+        """``(alpha_beta, quiescence, move_ordering, transposition_table)``."""
 
 @final
 class Book:

@@ -12,6 +12,7 @@ import os
 import threading
 import warnings
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union, overload
 
 import chess
@@ -30,7 +31,7 @@ from ferrochess.interop import (
 )
 
 if TYPE_CHECKING:
-    from ferrochess._core import _BenchResult, _SearchInfo
+    from ferrochess._core import _BenchResult, _Evaluation, _SearchInfo
 
 __all__ = [
     "DEFAULT_BOOK",
@@ -39,7 +40,9 @@ __all__ = [
     "Engine",
     "InfoCallback",
     "Level",
+    "SearchOptions",
     "bench",
+    "evaluate",
     "levels",
     "perft",
     "select_move",
@@ -61,6 +64,41 @@ BookChoice = Literal["weighted", "uniform", "best"]
 PathSpec = Union[str, "os.PathLike[str]", None]
 """A tablebase argument: a directory or a path list (``a:b``); None for the environment variable
 ``FERROCHESS_SYZYGY_PATH``; ``""`` for no tablebases."""
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Parts of the search to switch off, to see what each is worth (all on plays best).
+
+    ``SearchOptions(alpha_beta=False, quiescence=False, move_ordering=False,
+    transposition_table=False)`` is the plain minimax of the textbooks; the search statistics in
+    ``info["stats"]`` and ``info["nodes"]`` show the difference each part makes.
+    """
+
+    alpha_beta: bool = True
+    """Alpha-beta pruning. Off: every move is searched with a full window and nothing is cut off
+    (mate distance pruning, stand-pat cut-offs and delta pruning go too)."""
+    quiescence: bool = True
+    """The quiescence search at the horizon. Off: the static evaluation is taken there, even in the
+    middle of an exchange (the horizon effect)."""
+    move_ordering: bool = True
+    """Ordering moves (table move, captures by MVV-LVA, killers, history). Off: moves are searched
+    in the order they are generated."""
+    transposition_table: bool = True
+    """The transposition table. Off: never probed nor written."""
+
+
+def evaluate(board: BoardLike) -> _Evaluation:
+    """The static evaluation of ``board`` term by term, in centipawns.
+
+    Returns ``{"phase", "max_phase", "material", "placement", "white", "side_to_move"}``: ``phase``
+    runs from 0 (kings and pawns only) to ``max_phase`` (24, every piece); ``material`` and
+    ``placement`` (piece-square bonuses) are each ``{"middlegame", "endgame", "blended"}`` from
+    White's point of view, blended by the phase; ``white`` is their sum (White's view) and
+    ``side_to_move`` the same for the side to move, which is what the search uses at its leaves.
+    """
+    root_fen, moves = to_history(board)
+    return _core.evaluate(root_fen, moves)
 
 
 class Level(NamedTuple):
@@ -186,6 +224,8 @@ class Engine(Closing):
     the slowest loss), and the search scores positions after captures and pawn moves from them.
     A missing directory raises FileError here.
 
+    ``search_options`` (a :class:`SearchOptions`) switches parts of the search off, for study.
+
     One Engine may be used from several threads: searches are serialised, and :meth:`stop` works
     from any thread. Use it as a context manager or call :meth:`close` when done; a closed Engine
     raises EngineError.
@@ -201,7 +241,9 @@ class Engine(Closing):
         book_min_weight: int = 1,
         book_max_ply: int | None = None,
         syzygy_path: PathSpec = None,
+        search_options: SearchOptions | None = None,
     ) -> None:
+        options = search_options or SearchOptions()
         self._core: _core.Engine | None = _core.Engine(
             hash_mb,
             seed,
@@ -210,7 +252,12 @@ class Engine(Closing):
             book_min_weight,
             book_max_ply,
             _syzygy_path(syzygy_path),
+            options.alpha_beta,
+            options.quiescence,
+            options.move_ordering,
+            options.transposition_table,
         )
+        self._search_options = options
         self._hash_mb = self._core.hash_mb
         self._seed = self._core.seed
         self._book = self._core.book
@@ -229,6 +276,11 @@ class Engine(Closing):
     def book(self) -> str | None:
         """The book :meth:`play` consults (``"default"`` or a path), or None."""
         return self._book
+
+    @property
+    def search_options(self) -> SearchOptions:
+        """The parts of the search switched on or off (see :class:`SearchOptions`)."""
+        return self._search_options
 
     @property
     def syzygy_path(self) -> str | None:

@@ -181,6 +181,7 @@ def info_dicts(result: _SearchInfo, turn: chess.Color) -> list[chess.engine.Info
     ``seldepth``, ``nodes``, ``nps``, ``time``, ``hashfull``, ``tbhits`` and ``source``
     (``"search"``, ``"book"`` or ``"tablebase"``). A book move has no ``score``, has
     ``book_weight``, and has depth and nodes 0; a tablebase move has ``wdl`` and ``dtz``.
+    ``stats`` holds the search's counters (``quiescence_nodes``, ``cutoffs``, ``tt_hits``).
     ``book_moves`` lists the position's book moves as ``(chess.Move, weight)`` when the engine has
     a book that knows the position. A result without lines (no legal move) gives a single
     InfoDict without score, pv and multipv.
@@ -194,6 +195,7 @@ def info_dicts(result: _SearchInfo, turn: chess.Color) -> list[chess.engine.Info
         "hashfull": result["hashfull"],
         "tbhits": result["tbhits"],
         "source": result["source"],
+        "stats": dict(result["stats"]),
     }
     if result["book_weight"] is not None:
         common["book_weight"] = result["book_weight"]

@@ -17,7 +17,7 @@ use crate::error::Error;
 use crate::level::Level;
 use crate::limits::StopFlag;
 use crate::position::Position;
-use crate::search::{Decision, Searcher, ThinkOptions};
+use crate::search::{Decision, SearchSwitches, Searcher, ThinkOptions};
 
 /// Transposition table size when none is given, in megabytes.
 const DEFAULT_HASH_MB: i64 = 16;
@@ -72,7 +72,8 @@ impl Engine {
     #[new]
     #[pyo3(signature = (
         hash_mb = None, seed = None, book = None, book_choice = "weighted".to_string(),
-        book_min_weight = None, book_max_ply = None, syzygy_path = None
+        book_min_weight = None, book_max_ply = None, syzygy_path = None, alpha_beta = true,
+        quiescence = true, move_ordering = true, transposition_table = true
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -84,6 +85,10 @@ impl Engine {
         book_min_weight: Option<&Bound<'_, PyInt>>,
         book_max_ply: Option<&Bound<'_, PyInt>>,
         syzygy_path: Option<String>,
+        alpha_beta: bool,
+        quiescence: bool,
+        move_ordering: bool,
+        transposition_table: bool,
     ) -> PyResult<Engine> {
         let integers = || -> Result<(i64, BookArguments), Error> {
             let hash_mb = optional_integer("hash_mb", hash_mb)?.unwrap_or(DEFAULT_HASH_MB);
@@ -108,6 +113,12 @@ impl Engine {
             searcher.set_seed(seed_value.map(|seed| seed ^ LEVEL_SEED_SALT));
             searcher.set_book(player);
             searcher.set_tablebase(tablebase);
+            searcher.set_switches(SearchSwitches {
+                alpha_beta,
+                quiescence,
+                move_ordering,
+                transposition_table,
+            });
             Ok(searcher)
         })?;
         Ok(Engine {
@@ -151,6 +162,18 @@ impl Engine {
                     .unwrap_or_default()
             })
         })
+    }
+
+    /// The search switches: (alpha_beta, quiescence, move_ordering, transposition_table).
+    #[getter]
+    fn switches(&self, py: Python<'_>) -> (bool, bool, bool, bool) {
+        let s = py.detach(|| self.lock().switches());
+        (
+            s.alpha_beta,
+            s.quiescence,
+            s.move_ordering,
+            s.transposition_table,
+        )
     }
 
     /// The largest piece count the engine's tablebases cover (0 without tablebases).

@@ -122,3 +122,35 @@ pub fn levels() -> Vec<(u8, &'static str, Option<u32>, Option<u64>, usize, i32, 
         })
         .collect()
 }
+
+/// The static evaluation of the last position of `fen` + `moves`, term by term; see `_core.pyi`.
+#[pyfunction]
+#[pyo3(signature = (fen, moves = Vec::new()))]
+pub fn evaluate<'py>(
+    py: Python<'py>,
+    fen: String,
+    moves: Vec<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (parts, white_to_move) = without_gil(py, move || {
+        use shakmaty::Position as _;
+        let position = Position::from_fen_and_moves(&fen, &moves)?;
+        let board = position.board();
+        Ok((crate::eval::breakdown(board), board.turn().is_white()))
+    })?;
+    let term = |tapered: crate::eval::Tapered| -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        dict.set_item("middlegame", tapered.middlegame)?;
+        dict.set_item("endgame", tapered.endgame)?;
+        dict.set_item("blended", tapered.blend(parts.phase))?;
+        Ok(dict)
+    };
+    let dict = PyDict::new(py);
+    dict.set_item("phase", parts.phase)?;
+    dict.set_item("max_phase", crate::eval::pst::MAX_PHASE)?;
+    dict.set_item("material", term(parts.material)?)?;
+    dict.set_item("placement", term(parts.placement)?)?;
+    let white = parts.white();
+    dict.set_item("white", white)?;
+    dict.set_item("side_to_move", if white_to_move { white } else { -white })?;
+    Ok(dict)
+}

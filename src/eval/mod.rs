@@ -51,6 +51,53 @@ pub fn material_and_placement(board: &Chess) -> Tapered {
     total
 }
 
+/// The evaluation taken apart, for people who study it: each term from White's point of view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Breakdown {
+    /// 0 (kings and pawns) to [`pst::MAX_PHASE`] (all pieces): how the terms are blended.
+    pub phase: i32,
+    /// Piece values.
+    pub material: Tapered,
+    /// Piece-square bonuses (where the pieces stand).
+    pub placement: Tapered,
+}
+
+impl Breakdown {
+    /// The evaluation from White's point of view: the terms summed and blended by the phase.
+    pub fn white(&self) -> i32 {
+        let total = Tapered {
+            middlegame: self.material.middlegame + self.placement.middlegame,
+            endgame: self.material.endgame + self.placement.endgame,
+        };
+        total.blend(self.phase)
+    }
+}
+
+/// The terms of the evaluation of `board` (their blend is what [`evaluate`] returns, for White).
+pub fn breakdown(board: &Chess) -> Breakdown {
+    let mut material = Tapered::default();
+    for color in Color::ALL {
+        let sign = if color == Color::White { 1 } else { -1 };
+        for role in Role::ALL {
+            let count =
+                (board.board().by_role(role) & board.board().by_color(color)).count() as i32;
+            let (middlegame, endgame) = pst::material(role);
+            material.middlegame += sign * count * middlegame;
+            material.endgame += sign * count * endgame;
+        }
+    }
+    let both = material_and_placement(board);
+    let placement = Tapered {
+        middlegame: both.middlegame - material.middlegame,
+        endgame: both.endgame - material.endgame,
+    };
+    Breakdown {
+        phase: phase(board),
+        material,
+        placement,
+    }
+}
+
 /// The evaluation of `board` in centipawns for the side to move.
 pub fn evaluate(board: &Chess) -> Score {
     let white = material_and_placement(board).blend(phase(board));
@@ -79,6 +126,30 @@ mod tests {
         let black =
             parse_fen("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3").unwrap();
         assert_eq!(evaluate(&white), evaluate(&black));
+    }
+
+    #[test]
+    fn the_breakdown_adds_up_to_the_evaluation() {
+        for fen in [
+            START_FEN,
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 3",
+            "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+        ] {
+            let board = parse_fen(fen).unwrap();
+            let parts = breakdown(&board);
+            let white = parts.white();
+            let expected = if board.turn() == Color::White {
+                white
+            } else {
+                -white
+            };
+            assert_eq!(evaluate(&board).value(), expected, "{fen}");
+        }
+        let queen = breakdown(&parse_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap());
+        assert_eq!(
+            (queen.material.middlegame, queen.material.endgame),
+            (1025, 936)
+        );
     }
 
     #[test]

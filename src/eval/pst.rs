@@ -25,6 +25,14 @@ const MG_MATERIAL: [i32; 6] = [82, 337, 365, 477, 1025, 0];
 /// Endgame material value of each role (Pawn..King).
 const EG_MATERIAL: [i32; 6] = [94, 281, 297, 512, 936, 0];
 
+/// The material value of `role`: (middlegame, endgame).
+pub const fn material(role: Role) -> (i32, i32) {
+    (
+        MG_MATERIAL[role as usize - 1],
+        EG_MATERIAL[role as usize - 1],
+    )
+}
+
 // Each square table below is written as the board is seen from White: the
 // first line is rank 8 (a8..h8) and the last line is rank 1 (a1..h1). Entry
 // `i` of a table therefore belongs to the shakmaty square `i ^ 56` for White.

@@ -161,6 +161,33 @@ pub struct Searcher {
     tablebase: Option<Arc<Tablebases>>,
     /// For the choices of weakened levels.
     random: Random,
+    switches: SearchSwitches,
+}
+
+/// Parts of the search that can be switched off, to see what each is worth (all on by default).
+/// With everything off the search is the plain minimax of the textbooks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SearchSwitches {
+    /// Alpha-beta pruning (off: every move is searched with a full window, nothing is cut off;
+    /// mate distance pruning, stand-pat cut-offs and delta pruning go too).
+    pub alpha_beta: bool,
+    /// The quiescence search at the horizon (off: the static evaluation there, mid-exchange or not).
+    pub quiescence: bool,
+    /// Move ordering: TT move, MVV-LVA, killers, history (off: the order moves are generated in).
+    pub move_ordering: bool,
+    /// The transposition table (off: never probed nor stored to).
+    pub transposition_table: bool,
+}
+
+impl Default for SearchSwitches {
+    fn default() -> Self {
+        SearchSwitches {
+            alpha_beta: true,
+            quiescence: true,
+            move_ordering: true,
+            transposition_table: true,
+        }
+    }
 }
 
 /// What [`Searcher::think`] is asked for, besides the position and the limits.
@@ -196,7 +223,17 @@ impl Searcher {
             book: None,
             tablebase: None,
             random: Random::from_entropy(),
+            switches: SearchSwitches::default(),
         })
+    }
+
+    /// Turns parts of the search on or off (for study; the defaults play best).
+    pub fn set_switches(&mut self, switches: SearchSwitches) {
+        self.switches = switches;
+    }
+
+    pub fn switches(&self) -> SearchSwitches {
+        self.switches
     }
 
     /// Makes the weakened levels' choices reproducible (the book has its own seed).
@@ -376,6 +413,7 @@ impl Searcher {
             seldepth: 0,
             stopped: false,
             tablebase: self.tablebase.as_deref(),
+            switches: self.switches,
             tbhits: 0,
             tablebase_error: None,
             root_restricted: root_moves.len() < legal.len(),
@@ -462,6 +500,7 @@ struct Context<'a> {
     root_restricted: bool,
     /// Probed after zeroing moves; `None` without tables, or once a table failed to be read.
     tablebase: Option<&'a Tablebases>,
+    switches: SearchSwitches,
     tbhits: u64,
     tablebase_error: Option<String>,
     /// Best root move of the iteration in progress, for a search stopped during its first iteration.
@@ -490,6 +529,17 @@ impl Context<'_> {
     #[inline]
     fn out_of_nodes(&self) -> bool {
         self.max_nodes.is_some_and(|max| self.nodes >= max)
+    }
+
+    /// The window to search a child with: the negated `alpha..beta`, or the full window when
+    /// alpha-beta is off (then nothing is ever cut off).
+    #[inline]
+    fn child_window(&self, alpha: Score, beta: Score) -> (Score, Score) {
+        if self.switches.alpha_beta {
+            (-beta, -alpha)
+        } else {
+            (-Score::INFINITE, Score::INFINITE)
+        }
     }
 
     #[inline]

@@ -24,7 +24,8 @@ impl Context<'_> {
         self.pv.clear(0);
         for &m in root_moves.iter().filter(|m| !excluded.contains(m)) {
             self.position.push(m);
-            let score = -self.negamax(depth - 1, -beta, -alpha);
+            let (child_alpha, child_beta) = self.child_window(alpha, beta);
+            let score = -self.negamax(depth - 1, child_alpha, child_beta);
             self.position.pop();
             if self.stopped {
                 break;
@@ -40,6 +41,7 @@ impl Context<'_> {
             && excluded.is_empty()
             && !self.root_restricted
             && !self.stopped
+            && self.switches.transposition_table
         {
             let key = self.position.key();
             let packed = PackedMove::new(line[0]);
@@ -70,10 +72,12 @@ impl Context<'_> {
         }
 
         // Step 3. Mate distance pruning: no line from here beats a mate already found closer to the root.
-        alpha = alpha.max(Score::mated_in(ply));
-        beta = beta.min(Score::mate_in(ply + 1));
-        if alpha >= beta {
-            return alpha;
+        if self.switches.alpha_beta {
+            alpha = alpha.max(Score::mated_in(ply));
+            beta = beta.min(Score::mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
         }
 
         // Step 4. Check extension: a side in check is searched one ply deeper, so a check at the horizon
@@ -85,12 +89,19 @@ impl Context<'_> {
 
         // Step 5. At the horizon, resolve captures with the quiescence search.
         if depth <= 0 {
+            if !self.switches.quiescence {
+                return self.evaluate();
+            }
             return self.quiescence(alpha, beta);
         }
 
         // Step 6. Transposition table: a deep enough stored result with a fitting bound ends the node.
         let key = self.position.key();
-        let entry = self.table.probe(key);
+        let entry = if self.switches.transposition_table {
+            self.table.probe(key)
+        } else {
+            None
+        };
         let tt_move = entry.map_or(PackedMove::NONE, |e| e.best_move);
         if let Some(entry) = entry {
             self.stats.tt_hits += 1;
@@ -121,8 +132,10 @@ impl Context<'_> {
         // the 50-move rule): a win or loss scores in its band below the mates, cursed wins and
         // blessed losses next to a draw.
         if let Some(score) = self.probe_tablebase(ply) {
-            self.table
-                .store(key, PackedMove::NONE, score.to_tt(ply), depth, Bound::Exact);
+            if self.switches.transposition_table {
+                self.table
+                    .store(key, PackedMove::NONE, score.to_tt(ply), depth, Bound::Exact);
+            }
             return score;
         }
 
@@ -141,10 +154,13 @@ impl Context<'_> {
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         for index in 0..moves.len() {
-            pick_next(&mut moves, &mut scores, index);
+            if self.switches.move_ordering {
+                pick_next(&mut moves, &mut scores, index);
+            }
             let m = moves[index];
             self.position.push(m);
-            let score = -self.negamax(depth - 1, -beta, -alpha);
+            let (child_alpha, child_beta) = self.child_window(alpha, beta);
+            let score = -self.negamax(depth - 1, child_alpha, child_beta);
             self.position.pop();
             if self.stopped {
                 return Score::DRAW;
@@ -155,7 +171,7 @@ impl Context<'_> {
                     best_move = Some(m);
                     alpha = score;
                     self.pv.update(ply, m);
-                    if score >= beta {
+                    if score >= beta && self.switches.alpha_beta {
                         self.stats.cutoffs += 1;
                         if is_quiet(m) {
                             // Step 12. Remember the refutation: killer and history bonus, and a
@@ -185,9 +201,11 @@ impl Context<'_> {
         } else {
             Bound::Upper
         };
-        let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
-        self.table
-            .store(key, packed, best_score.to_tt(ply), depth, bound);
+        if self.switches.transposition_table {
+            let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
+            self.table
+                .store(key, packed, best_score.to_tt(ply), depth, bound);
+        }
         best_score
     }
 

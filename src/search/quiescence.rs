@@ -32,15 +32,16 @@ impl Context<'_> {
         // stalemate is not seen where standing pat already fails high.
         let mut best_score = -Score::INFINITE;
         let mut stand_pat = -Score::INFINITE;
+        let pruning = self.switches.alpha_beta;
         if !in_check {
             stand_pat = self.evaluate();
-            if stand_pat >= beta {
+            if pruning && stand_pat >= beta {
                 return stand_pat;
             }
             // Delta pruning, whole node: not even winning a queen would reach alpha.
             let seventh_rank = Bitboard::from_rank(board.turn().relative_rank(Rank::Seventh));
             let promotion_possible = (board.our(Role::Pawn) & seventh_rank).any();
-            if !promotion_possible && stand_pat + BIG_DELTA_CP < alpha {
+            if pruning && !promotion_possible && stand_pat + BIG_DELTA_CP < alpha {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -61,17 +62,21 @@ impl Context<'_> {
 
         let mut scores = score_captures(&moves);
         for index in 0..moves.len() {
-            pick_next(&mut moves, &mut scores, index);
+            if self.switches.move_ordering {
+                pick_next(&mut moves, &mut scores, index);
+            }
             let m = moves[index];
             // Delta pruning, per move: this capture cannot lift the score to alpha.
-            if !in_check
+            if pruning
+                && !in_check
                 && !m.is_promotion()
                 && stand_pat + m.capture().map_or(0, role_value) + DELTA_MARGIN_CP < alpha
             {
                 continue;
             }
             self.position.push(m);
-            let score = -self.quiescence(-beta, -alpha);
+            let (child_alpha, child_beta) = self.child_window(alpha, beta);
+            let score = -self.quiescence(child_alpha, child_beta);
             self.position.pop();
             if self.stopped {
                 return Score::DRAW;
@@ -80,7 +85,7 @@ impl Context<'_> {
                 best_score = score;
                 if score > alpha {
                     alpha = score;
-                    if score >= beta {
+                    if pruning && score >= beta {
                         break;
                     }
                 }
