@@ -1,7 +1,9 @@
 .DEFAULT_GOAL := help
 PYTHON ?= python3
+# The notebooks' tablebase sections use these tables when no FERROCHESS_SYZYGY_PATH is set.
+SHARED_SYZYGY := $(abspath $(wildcard ../shared/data/syzygy))
 
-.PHONY: help dev lint test test-rust test-python bench bench-tutorial book
+.PHONY: help dev lint test test-rust test-python test-notebooks bench bench-tutorial book
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -16,13 +18,17 @@ lint: ## rustfmt, clippy -D warnings, ruff, mypy
 	$(PYTHON) -m ruff check python tests benches src/book/openings
 	$(PYTHON) -m mypy
 
-test: dev test-rust test-python ## install, then run every test (Rust and Python)
+test: dev test-rust test-python test-notebooks ## install, then run every test (Rust, Python, notebooks)
 
 test-rust: ## cargo tests (no Python needed)
 	cargo test --release
 
 test-python: ## pytest (needs `make dev` first)
 	MPLBACKEND=Agg $(PYTHON) -m pytest -q
+
+test-notebooks: ## run every notebook top to bottom (needs `make dev` first)
+	MPLBACKEND=Agg FERROCHESS_SYZYGY_PATH="$${FERROCHESS_SYZYGY_PATH:-$(SHARED_SYZYGY)}" \
+		$(PYTHON) -m pytest -q --nbval-lax notebooks
 
 bench: ## speed benchmarks, a few minutes; see BENCHMARKS.md
 	cargo bench --bench search_bench

@@ -1,10 +1,12 @@
-"""Shared fixtures: the repository root and the shared data directory (skipped when absent)."""
+"""Shared fixtures: the repository root and the shared data directory (skipped when absent); no
+test sees a FERROCHESS_SYZYGY_PATH from the environment unless it sets one itself."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from ferrochess import SYZYGY_PATH_ENV
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
@@ -22,3 +24,10 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"../shared/data not found: {SHARED_DATA} does not exist")
     return SHARED_DATA
+
+
+@pytest.fixture(autouse=True)
+def no_tablebases_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Engines find tablebases only where a test points them (a user's variable would change
+    what many tests expect)."""
+    monkeypatch.delenv(SYZYGY_PATH_ENV, raising=False)
