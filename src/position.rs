@@ -244,6 +244,67 @@ impl Position {
         false
     }
 
+    /// Whether the side to move has a move to a position that [`Position::is_repetition`] would
+    /// then call a repetition: a piece going back to where it stood in an earlier position of this
+    /// stretch of reversible moves. The search uses it to know a draw is in hand before the
+    /// transposition table, which does not know the game's history, suggests otherwise.
+    pub fn has_upcoming_repetition(&self) -> bool {
+        let board = self.board();
+        let reversible = board.halfmoves() as usize;
+        let current = self.states.len() - 1;
+        let ours = board.board().by_color(board.turn());
+        // After our move the opponent is to move: earlier positions at odd distances 3, 5, ...
+        let mut distance = 3;
+        while distance <= reversible && distance <= current {
+            let earlier_index = current - distance;
+            distance += 2;
+            let earlier = &self.states[earlier_index];
+            let changed = board.board().occupied() ^ earlier.board.board().occupied();
+            if changed.count() != 2 {
+                continue;
+            }
+            let (Some(from), Some(to)) = ((changed & ours).first(), (changed & !ours).first())
+            else {
+                continue;
+            };
+            let Some(role) = board.board().role_at(from) else {
+                continue;
+            };
+            let m = Move::Normal {
+                role,
+                from,
+                capture: None,
+                to,
+                promotion: None,
+            };
+            if !board.is_legal(m) {
+                continue;
+            }
+            let mut after = board.clone();
+            after.play_unchecked(m);
+            if polyglot_key(&after) != earlier.key {
+                continue;
+            }
+            // Inside the tree one repetition is a draw; in the game's history it must be the third.
+            if earlier_index >= self.root || self.occurrences_before(earlier_index) >= 2 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// How many times the position at `index` occurred within its stretch of reversible moves,
+    /// itself included.
+    fn occurrences_before(&self, index: usize) -> usize {
+        let key = self.states[index].key;
+        let earliest = index.saturating_sub(self.states[index].board.halfmoves() as usize);
+        (earliest..=index)
+            .rev()
+            .step_by(2)
+            .filter(|&i| self.states[i].key == key)
+            .count()
+    }
+
     /// Whether 100 plies passed without a capture or pawn move. (Checkmate on the 100th ply takes
     /// precedence; the search checks for it first.)
     pub fn is_fifty_move_limit(&self) -> bool {
@@ -264,6 +325,32 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_upcoming_repetition_is_seen() {
+        // After Ra1-b1 Ng8-f6 Rb1-a1 Nf6-g8 Ra1-b1 Ng8-f6 Rb1-a1, Black's Nf6-g8 repeats the root
+        // position for the third time.
+        let moves = ["a1b1", "g8f6", "b1a1", "f6g8", "a1b1", "g8f6", "b1a1"];
+        let mut position =
+            Position::from_fen_and_moves("4k1n1/8/8/8/8/8/8/R3K2R w - - 0 1", &moves).unwrap();
+        position.set_root();
+        assert!(position.has_upcoming_repetition());
+        // One repetition earlier, Nf6-g8 would be only the second occurrence: no draw yet.
+        let mut early =
+            Position::from_fen_and_moves("4k1n1/8/8/8/8/8/8/R3K2R w - - 0 1", &moves[..3]).unwrap();
+        early.set_root();
+        assert!(!early.has_upcoming_repetition());
+        // Inside the search tree one repetition is enough.
+        let mut tree = Position::from_fen("4k1n1/8/8/8/8/8/8/R3K2R w - - 0 1").unwrap();
+        tree.set_root();
+        for uci in &moves[..3] {
+            let m = tree.parse_uci(uci).unwrap();
+            tree.push(m);
+        }
+        assert!(tree.has_upcoming_repetition());
+        let start = Position::from_fen(START_FEN).unwrap();
+        assert!(!start.has_upcoming_repetition());
+    }
 
     #[test]
     fn start_position_key_is_polyglot() {

@@ -71,6 +71,19 @@ impl Context<'_> {
             return Score::DRAW;
         }
 
+        // Step 2b. A repetition is in reach: the side to move holds at least a draw, whatever the
+        // transposition table (blind to the game's history) says about the moves below.
+        if self.switches.alpha_beta
+            && ply > 0
+            && alpha < Score::DRAW
+            && self.position.has_upcoming_repetition()
+        {
+            alpha = Score::DRAW;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
         // Step 3. Mate distance pruning: no line from here beats a mate already found closer to the root.
         if self.switches.alpha_beta {
             alpha = alpha.max(Score::mated_in(ply));
