@@ -21,10 +21,10 @@ use crate::error::Error;
 use crate::eval;
 use crate::level::Level;
 use crate::limits::{MAX_DEPTH, SearchLimits, StopFlag, TimeManager};
-use crate::position::{Position, move_to_uci};
+use crate::position::{Position, move_to_uci, polyglot_key};
 use crate::score::{Score, ScoreKind};
 use crate::tablebase::{RootMove, Tablebases};
-use crate::transposition::TranspositionTable;
+use crate::transposition::{PackedMove, TranspositionTable};
 use ordering::{History, Killers};
 use params::{CHECK_INTERVAL_NODES, POLL_INTERVAL_NODES};
 use pv::PvTable;
@@ -437,6 +437,7 @@ impl Searcher {
                 match context.search_root(depth as i32, &root_moves, &excluded) {
                     Some((score, pv)) if !context.stopped => {
                         excluded.push(pv[0]);
+                        let pv = context.complete_line(pv, depth as usize);
                         lines.push(Line { score, pv });
                     }
                     _ => break,
@@ -529,6 +530,41 @@ impl Context<'_> {
     #[inline]
     fn out_of_nodes(&self) -> bool {
         self.max_nodes.is_some_and(|max| self.nodes >= max)
+    }
+
+    /// `line` (from the root) lengthened, up to `length` moves, by the moves the transposition
+    /// table stores for the positions it reaches: the triangular PV stops where a table hit ended
+    /// a node early. Stops at a missing or illegal move, the end of the game or a repetition.
+    fn complete_line(&self, mut line: Vec<Move>, length: usize) -> Vec<Move> {
+        if !self.switches.transposition_table {
+            return line;
+        }
+        let mut board = self.position.board().clone();
+        let mut seen = vec![polyglot_key(&board)];
+        for &m in &line {
+            board.play_unchecked(m);
+            seen.push(polyglot_key(&board));
+        }
+        while line.len() < length {
+            let Some(entry) = self.table.probe(*seen.last().expect("not empty")) else {
+                break;
+            };
+            let Some(m) = board
+                .legal_moves()
+                .into_iter()
+                .find(|&m| !entry.best_move.is_none() && PackedMove::new(m) == entry.best_move)
+            else {
+                break;
+            };
+            board.play_unchecked(m);
+            let key = polyglot_key(&board);
+            if seen.contains(&key) {
+                break;
+            }
+            seen.push(key);
+            line.push(m);
+        }
+        line
     }
 
     /// The window to search a child with: the negated `alpha..beta`, or the full window when
