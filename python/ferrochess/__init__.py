@@ -14,6 +14,7 @@ Positions are a :class:`chess.Board` (with its history) or a FEN string; limits 
 from __future__ import annotations
 
 from ferrochess._core import BENCH_DEPTH, MAX_DEPTH, MAX_HASH_MB, __version__
+from ferrochess.analysis import AnalysisSummary, analyse_game, analyse_pgn, annotate_pgn
 from ferrochess.book import Book, BuildReport, build_book, open_book
 from ferrochess.engine import (
     DEFAULT_BOOK,
@@ -27,6 +28,7 @@ from ferrochess.engine import (
     select_move,
 )
 from ferrochess.exceptions import (
+    AnalysisOutputError,
     EngineError,
     FerrochessError,
     FileError,
@@ -46,6 +48,8 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_HASH_MB",
     "SYZYGY_PATH_ENV",
+    "AnalysisOutputError",
+    "AnalysisSummary",
     "Book",
     "BuildReport",
     "Engine",
@@ -63,6 +67,9 @@ __all__ = [
     "Tablebase",
     "TablebaseError",
     "__version__",
+    "analyse_game",
+    "analyse_pgn",
+    "annotate_pgn",
     "bench",
     "build_book",
     "evaluate",

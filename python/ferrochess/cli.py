@@ -1,4 +1,5 @@
-"""The ``ferrochess`` command line: ``bestmove``, ``perft``, ``bench`` and ``book``.
+"""The ``ferrochess`` command line: ``bestmove``, ``perft``, ``bench``, ``book``, ``play`` and
+``analyse``.
 
 Contract: results go to stdout and the exit status is 0; bad input (a FEN, a move, a depth) prints
 one line naming it on stderr and exits with status 2, never with a traceback. An internal engine
@@ -85,7 +86,61 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_book_commands(commands)
     add_play_command(commands)
+    add_analyse_command(commands)
     return parser
+
+
+def add_analyse_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``analyse``: review every game of PGN files."""
+    analyse = commands.add_parser(
+        "analyse",
+        help="review every game of PGN files (evaluations, blunders, accuracy)",
+        description=(
+            "Review every game of the PGN files into a JSON-lines file, one record per game, "
+            "written as games finish. Rerunning with the same output continues where a stopped "
+            "run left off."
+        ),
+    )
+    analyse.add_argument("pgn", nargs="+", metavar="GAMES.pgn", help="PGN files to review")
+    analyse.add_argument("-o", "--output", required=True, metavar="OUT.jsonl", help="records")
+    analyse.add_argument("--depth", type=int, default=None, metavar="N", help="search depth")
+    analyse.add_argument("--nodes", type=int, default=None, metavar="N", help="nodes per position")
+    analyse.add_argument(
+        "--workers", type=int, default=1, metavar="N", help="games analysed at once (default: 1)"
+    )
+    analyse.add_argument(
+        "--annotate", default=None, metavar="OUT.pgn",
+        help="also write the games with [%%eval] comments and ?! ? ?? marks",
+    )  # fmt: skip
+    analyse.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="draw a progress bar on stderr (default: when stderr is a terminal)",
+    )
+
+
+def run_analyse(args: argparse.Namespace) -> int:
+    """Review the games, then print a summary (and write the annotated PGN)."""
+    import chess.engine
+
+    from ferrochess.analysis import analyse_pgn, annotate_pgn
+
+    if args.depth is None and args.nodes is None:
+        args.depth = 10
+    limit = chess.engine.Limit(depth=args.depth, nodes=args.nodes)
+    show_progress = sys.stderr.isatty() if args.progress is None else args.progress
+    summary = analyse_pgn(
+        args.pgn, args.output, limit, workers=args.workers, progress=show_progress
+    )
+    print(
+        f"{summary.analysed} games analysed, {summary.skipped_done} already done, "
+        f"{summary.broken} broken and skipped; records in {summary.output}"
+    )
+    if args.annotate is not None:
+        written = annotate_pgn(args.pgn, args.output, args.annotate)
+        print(f"{written} annotated games written to {args.annotate}")
+    return 0
 
 
 def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -264,6 +319,8 @@ def run(args: argparse.Namespace) -> int:
         return run_book(args)
     elif args.command == "play":
         return run_play(args)
+    elif args.command == "analyse":
+        return run_analyse(args)
     else:  # pragma: no cover - argparse rejects unknown commands
         raise AssertionError(f"unknown command {args.command!r}")
     return 0

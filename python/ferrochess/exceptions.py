@@ -8,6 +8,7 @@ message quotes the offending value; :class:`EngineError` means a bug inside ferr
 from __future__ import annotations
 
 __all__ = [
+    "AnalysisOutputError",
     "EngineError",
     "FerrochessError",
     "FileError",
@@ -68,6 +69,11 @@ class MissingTableError(FerrochessError, KeyError):
     """The tablebases do not hold the position: no table for its material, castling rights, or more
     pieces than the largest table. A :class:`KeyError`, like python-chess's
     ``chess.syzygy.MissingTableError``; the ``get_*`` lookups return a default instead."""
+
+
+class AnalysisOutputError(FerrochessError, ValueError):
+    """An analysis output file cannot be continued: it is not an analysis file, or it was written
+    with other settings (a different limit). The message names the file and both settings."""
 
 
 class EngineError(FerrochessError, RuntimeError):

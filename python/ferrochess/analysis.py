@@ -1,0 +1,451 @@
+"""Game review: every move of a game judged by the engine, and whole PGN collections analysed on
+every core of a machine or on a Dask cluster.
+
+:func:`analyse_game` reviews one :class:`chess.pgn.Game`: for each move, the evaluation before and
+after it (from White's point of view), the engine's best move and line, both sides' winning
+chances, the move's accuracy and a judgement (inaccuracy, mistake, blunder) from the drop in the
+mover's winning chance, then each side's accuracy. The formulas are lichess's: winning chances
+``2 / (1 + exp(-0.00368208 * cp)) - 1`` (a mate counts as certain), a drop of 0.1, 0.2 or 0.3 in
+those chances (on the -1..1 scale) is an inaccuracy, a mistake or a blunder, and a move's
+accuracy is ``103.1668 * exp(-0.04354 * drop%) - 3.1669`` (drop in win percent, clamped to
+0..100); a side's accuracy here is the plain mean of its moves' accuracies.
+
+:func:`analyse_pgn` reviews every game of PGN files into a JSON-lines file, one record per game,
+written as each game finishes. Its first line records the settings; a rerun on the same file skips
+the games already there (matched by file, index and content), so an interrupted run loses nothing
+it had written, and a file written with other settings is refused
+(:class:`~ferrochess.AnalysisOutputError`). Games run in parallel on ``workers`` threads (the
+search releases the GIL) or on the workers of a Dask ``Client``. Each game is searched by an
+engine with a cleared table, so with a depth or node limit the records are the same however the
+games are spread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import os
+import threading
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Callable, Union
+
+import chess
+import chess.engine
+import chess.pgn
+
+from ferrochess.engine import Engine
+from ferrochess.exceptions import AnalysisOutputError, FileError
+from ferrochess.interop import limit_to_kwargs
+
+__all__ = [
+    "AnalysisSummary",
+    "analyse_game",
+    "analyse_pgn",
+    "annotate_pgn",
+    "winning_chances",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+FORMAT_VERSION = 1
+WIN_SCALE = 0.00368208
+MATE_CP = 10_000
+"""Centipawns a mate counts as in the winning-chance formula (certain: chances of ±1)."""
+JUDGEMENTS = ((0.3, "blunder"), (0.2, "mistake"), (0.1, "inaccuracy"))
+NAGS = {"inaccuracy": chess.pgn.NAG_DUBIOUS_MOVE, "mistake": chess.pgn.NAG_MISTAKE,
+        "blunder": chess.pgn.NAG_BLUNDER}  # fmt: skip
+IN_FLIGHT_PER_WORKER = 4
+"""Games handed out ahead per worker: enough to keep workers busy, few enough to bound memory."""
+
+
+# --- one game -------------------------------------------------------------------------------------
+
+
+def winning_chances(score: dict[str, Any]) -> float:
+    """White's winning chances, -1 (lost) to 1 (won), for a score ``{"cp": n}`` or ``{"mate": n}``
+    from White's point of view (``{"mate": 0}`` with ``"mated"`` says who is checkmated)."""
+    if "mate" in score:
+        mate = score["mate"]
+        if mate == 0:
+            return -1.0 if score.get("mated") == "white" else 1.0
+        cp = MATE_CP if mate > 0 else -MATE_CP
+    else:
+        cp = score["cp"]
+    return 2 / (1 + math.exp(-WIN_SCALE * cp)) - 1
+
+
+def analyse_game(
+    game: chess.pgn.Game, limit: chess.engine.Limit, *, engine: Engine | None = None
+) -> dict[str, Any]:
+    """Review every move of ``game``'s main line (see the module docs).
+
+    Returns a JSON-ready dict: ``headers``; ``moves``, one dict per move with ``ply``, ``color``,
+    ``move`` (UCI), ``san``, ``eval_before``/``eval_after`` (White's view: ``{"cp": n}`` or
+    ``{"mate": n}``), ``best_move`` and ``best_san`` and ``best_line`` (SAN) for the position before
+    the move, ``win_before``/``win_after`` (the mover's winning chance, 0-100), ``accuracy`` and
+    ``judgement`` (None, "inaccuracy", "mistake" or "blunder"); ``accuracy`` per colour (None for
+    a side that did not move); ``judgements`` counted per colour. ``engine`` defaults to a fresh
+    one without book; its table is cleared first so the review depends only on the game and
+    ``limit``. Raises InvalidLimitError for a limit that sets nothing.
+    """
+    limit_to_kwargs(limit)  # refuse a limit that sets nothing before any work
+    own = engine is None
+    engine = engine or Engine(book=None)
+    try:
+        engine.new_game()
+        return _review(game, limit, engine)
+    finally:
+        if own:
+            engine.close()
+
+
+def _review(game: chess.pgn.Game, limit: chess.engine.Limit, engine: Engine) -> dict[str, Any]:
+    board = game.board()
+    positions = [board.copy()]
+    moves = list(game.mainline_moves())
+    for move in moves:
+        board.push(move)
+        positions.append(board.copy())
+    evaluations = [_evaluate(position, limit, engine) for position in positions]
+    reviewed = []
+    per_side: dict[str, list[float]] = {"white": [], "black": []}
+    counts = {color: {name: 0 for _, name in JUDGEMENTS} for color in ("white", "black")}
+    for ply, move in enumerate(moves, start=1):
+        before, after = evaluations[ply - 1], evaluations[ply]
+        position = positions[ply - 1]
+        color = "white" if position.turn == chess.WHITE else "black"
+        sign = 1 if position.turn == chess.WHITE else -1
+        chances_before = sign * winning_chances(before["score"])
+        chances_after = sign * winning_chances(after["score"])
+        drop = chances_before - chances_after
+        judgement = next((name for bound, name in JUDGEMENTS if drop >= bound), None)
+        win_before = 50 + 50 * chances_before
+        win_after = 50 + 50 * chances_after
+        accuracy = max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * (win_before - win_after))
+                                - 3.1669))  # fmt: skip
+        if judgement is not None:
+            counts[color][judgement] += 1
+        per_side[color].append(accuracy)
+        reviewed.append(
+            {
+                "ply": ply,
+                "color": color,
+                "move": move.uci(),
+                "san": position.san(move),
+                "eval_before": before["score"],
+                "eval_after": after["score"],
+                "best_move": before["best_move"],
+                "best_san": before["best_san"],
+                "best_line": before["line"],
+                "win_before": round(win_before, 2),
+                "win_after": round(win_after, 2),
+                "accuracy": round(accuracy, 2),
+                "judgement": judgement,
+            }
+        )
+    return {
+        "headers": dict(game.headers),
+        "moves": reviewed,
+        "accuracy": {
+            color: round(sum(values) / len(values), 2) if values else None
+            for color, values in per_side.items()
+        },
+        "judgements": counts,
+    }
+
+
+def _evaluate(
+    board: chess.Board, limit: chess.engine.Limit, engine: Engine
+) -> dict[str, Any]:
+    """Score (White's view), best move and line of a position; a finished game is not searched."""
+    outcome = board.outcome(claim_draw=False)
+    if outcome is not None:
+        if outcome.winner is None:
+            score: dict[str, Any] = {"cp": 0}
+        else:
+            score = {"mate": 0, "mated": "black" if outcome.winner else "white"}
+        return {"score": score, "best_move": None, "best_san": None, "line": []}
+    info = engine.analyse(board, limit)
+    pov = info["score"].white()
+    mate = pov.mate()
+    score = {"mate": mate} if mate is not None else {"cp": pov.score()}
+    line = info.get("pv", [])
+    sans = []
+    replay = board.copy(stack=False)
+    for move in line:
+        sans.append(replay.san(move))
+        replay.push(move)
+    best = line[0] if line else None
+    return {
+        "score": score,
+        "best_move": best.uci() if best else None,
+        "best_san": sans[0] if sans else None,
+        "line": sans,
+    }
+
+
+# --- many games -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AnalysisSummary:
+    """What :func:`analyse_pgn` did."""
+
+    analysed: int
+    """Games reviewed by this run."""
+    skipped_done: int
+    """Games already in the output from an earlier run, not analysed again."""
+    broken: int
+    """Games that could not be read (illegal moves, bad FEN): recorded as broken, not reviewed."""
+    output: str
+
+
+@dataclass(frozen=True)
+class _Job:
+    key: str
+    file: str
+    index: int
+    pgn: str
+    errors: tuple[str, ...]
+
+
+def analyse_pgn(
+    paths: PathLike | Iterable[PathLike],
+    output: PathLike,
+    limit: chess.engine.Limit,
+    *,
+    workers: int = 1,
+    client: Any = None,
+    progress: bool = True,
+) -> AnalysisSummary:
+    """Review every game of the PGN files ``paths`` into the JSON-lines file ``output``.
+
+    The first line of ``output`` is ``{"type": "settings", ...}`` (the limit and format); then one
+    line per game, in the order games finish: ``{"type": "game", "key", "file", "index", ...}``
+    with the fields of :func:`analyse_game`, or ``{"type": "broken", "key", "file", "index",
+    "errors"}`` for a game python-chess could not read. Each line is written and flushed as soon
+    as its game is done. If ``output`` exists, its settings must match (else
+    AnalysisOutputError) and its games are skipped; a last line cut short by a kill is dropped.
+    Games run on ``workers`` threads, or on the workers of the Dask ``client`` when one is given.
+    ``progress`` shows a tqdm bar. Raises FileError naming a missing PGN file.
+    """
+    files = [Path(os.fspath(paths))] if isinstance(paths, (str, os.PathLike)) else [
+        Path(os.fspath(path)) for path in paths
+    ]
+    for path in files:
+        if not path.is_file():
+            raise FileError(f"cannot read PGN {str(path)!r}: no such file")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    limit_fields = limit_to_kwargs(limit)
+    settings = {"type": "settings", "format": FORMAT_VERSION, "limit": limit_fields}
+    out_path = Path(os.fspath(output))
+    done = _resume(out_path, settings)
+    bar = _progress_bar(progress, len(done))
+    counts = {"analysed": 0, "broken": 0, "skipped": 0}
+    with out_path.open("a", encoding="utf-8") as out:
+        if not done and out_path.stat().st_size == 0:
+            _write(out, settings)
+
+        def record(result: dict[str, Any]) -> None:
+            _write(out, result)
+            counts["broken" if result["type"] == "broken" else "analysed"] += 1
+            if bar is not None:
+                bar.update(1)
+
+        jobs = _jobs(files, done, counts)
+        if client is not None:
+            _run_dask(client, jobs, limit_fields, record)
+        else:
+            _run_threads(workers, jobs, limit_fields, record)
+    if bar is not None:
+        bar.close()
+    return AnalysisSummary(counts["analysed"], counts["skipped"], counts["broken"], str(out_path))
+
+
+def _write(out: IO[str], record: dict[str, Any]) -> None:
+    out.write(json.dumps(record, separators=(",", ":")) + "\n")
+    out.flush()
+
+
+def _resume(path: Path, settings: dict[str, Any]) -> set[str]:
+    """The keys of the games already in ``path``; checks its settings; drops a cut-off last line."""
+    if not path.exists():
+        return set()
+    data = path.read_bytes()
+    complete = data[: data.rfind(b"\n") + 1]
+    if len(complete) != len(data):
+        with path.open("r+b") as handle:
+            handle.truncate(len(complete))
+    lines = complete.decode("utf-8").splitlines()
+    if not lines:
+        return set()
+    try:
+        first = json.loads(lines[0])
+    except json.JSONDecodeError:
+        first = None
+    if not isinstance(first, dict) or first.get("type") != "settings":
+        raise AnalysisOutputError(
+            f"{str(path)!r} is not a ferrochess analysis file (its first line is not the settings)"
+        )
+    if first != settings:
+        raise AnalysisOutputError(
+            f"{str(path)!r} was written with other settings: {first['limit']} (format "
+            f"{first.get('format')}), this run uses {settings['limit']} (format "
+            f"{settings['format']}); choose another output file"
+        )
+    return {json.loads(line)["key"] for line in lines[1:] if line.strip()}
+
+
+def _progress_bar(enabled: bool, initial: int) -> Any:
+    if not enabled:
+        return None
+    from tqdm import tqdm  # type: ignore[import-untyped]
+
+    return tqdm(unit="game", initial=initial, desc="analysing", dynamic_ncols=True)
+
+
+def _jobs(files: list[Path], done: set[str], counts: dict[str, int]) -> Iterator[_Job]:
+    """Every game of the files not yet in the output, with its key (file, index, content)."""
+    for path in files:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            index = 0
+            while True:
+                game = chess.pgn.read_game(handle)
+                if game is None:
+                    break
+                text = str(game)
+                digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+                key = f"{path.name}#{index}:{digest}"
+                if key in done:
+                    counts["skipped"] += 1
+                else:
+                    errors = tuple(str(error) for error in game.errors)
+                    yield _Job(key, path.name, index, text, errors)
+                index += 1
+
+
+_local = threading.local()
+
+
+def _thread_engine() -> Engine:
+    """This thread's engine (a Dask worker or pool thread reuses it from game to game)."""
+    engine: Engine | None = getattr(_local, "engine", None)
+    if engine is None or engine.closed:
+        engine = Engine(book=None)
+        _local.engine = engine
+    return engine
+
+
+def _analyse_job(job: _Job, limit: dict[str, Any]) -> dict[str, Any]:
+    """The output record of one game (run on a worker thread, process or Dask worker)."""
+    place = {"key": job.key, "file": job.file, "index": job.index}
+    if job.errors:
+        return {"type": "broken", **place, "errors": list(job.errors)}
+    game = chess.pgn.read_game(io.StringIO(job.pgn))
+    if game is None:  # pragma: no cover - the text came from a game
+        return {"type": "broken", **place, "errors": ["empty game"]}
+    review = analyse_game(game, chess.engine.Limit(**limit), engine=_thread_engine())
+    return {"type": "game", **place, **review}
+
+
+def _run_threads(
+    workers: int,
+    jobs: Iterator[_Job],
+    limit: dict[str, Any],
+    record: Callable[[dict[str, Any]], None],
+) -> None:
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ferrochess-analyse") as pool:
+        pending: set[Future[dict[str, Any]]] = set()
+        try:
+            for job in jobs:
+                pending.add(pool.submit(_analyse_job, job, limit))
+                if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
+                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        record(future.result())
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    record(future.result())
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+
+
+def _run_dask(
+    client: Any,
+    jobs: Iterator[_Job],
+    limit: dict[str, Any],
+    record: Callable[[dict[str, Any]], None],
+) -> None:
+    from distributed import as_completed
+
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    in_flight = workers * IN_FLIGHT_PER_WORKER
+    queue: Any = as_completed()  # type: ignore[no-untyped-call]
+    submitted = 0
+    for job in jobs:
+        queue.add(client.submit(_analyse_job, job, limit, pure=False))
+        submitted += 1
+        if submitted >= in_flight:
+            record(next(queue).result())
+            submitted -= 1
+    for future in queue:
+        record(future.result())
+
+
+# --- annotated PGN --------------------------------------------------------------------------------
+
+
+def annotate_pgn(pgn_paths: PathLike | Iterable[PathLike], analysis: PathLike,
+                 output: PathLike) -> int:  # fmt: skip
+    """Write the games of ``pgn_paths`` that ``analysis`` (an :func:`analyse_pgn` file) reviewed to
+    ``output``, each move with an ``[%eval ...]`` comment (the evaluation after it, as lichess
+    writes it) and ``?!``, ``?`` or ``??`` for inaccuracies, mistakes and blunders. Returns the
+    number of games written."""
+    files = [Path(os.fspath(pgn_paths))] if isinstance(pgn_paths, (str, os.PathLike)) else [
+        Path(os.fspath(path)) for path in pgn_paths
+    ]
+    reviews: dict[str, dict[str, Any]] = {}
+    with Path(os.fspath(analysis)).open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                record = json.loads(line)
+                if record.get("type") == "game":
+                    reviews[record["key"]] = record
+    written = 0
+    with Path(os.fspath(output)).open("w", encoding="utf-8") as out:
+        for job in _jobs(files, set(), {"skipped": 0}):
+            review = reviews.get(job.key)
+            if review is None:
+                continue
+            game = chess.pgn.read_game(io.StringIO(job.pgn))
+            assert game is not None
+            node: chess.pgn.GameNode = game
+            for reviewed in review["moves"]:
+                node = node.variations[0]
+                node.set_eval(_pov_score(reviewed["eval_after"]))
+                if reviewed["judgement"] is not None:
+                    node.nags.add(NAGS[reviewed["judgement"]])
+            print(game, file=out, end="\n\n")
+            written += 1
+    return written
+
+
+def _pov_score(score: dict[str, Any]) -> chess.engine.PovScore:
+    if "mate" in score:
+        mate = score["mate"]
+        if mate == 0:
+            # Checkmate on the board: the mated side has mate in 0 against it.
+            mated_white = score.get("mated") == "white"
+            return chess.engine.PovScore(chess.engine.Mate(0), chess.WHITE if mated_white
+                                         else chess.BLACK)  # fmt: skip
+        return chess.engine.PovScore(chess.engine.Mate(mate), chess.WHITE)
+    return chess.engine.PovScore(chess.engine.Cp(score["cp"]), chess.WHITE)
+

@@ -1,0 +1,192 @@
+"""Guards game review: analyse_game judges a known blunder and scores a mate; analyse_pgn writes one
+record per game as it goes, continues a stopped run without repeating or losing a game (also
+after a kill mid-write), refuses an output written with other settings, records broken games,
+names a missing file, gives the same records on 1 or 2 workers and on a Dask LocalCluster of 2
+workers; the annotated PGN reads back in python-chess with evals and ?! ? ?? marks."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import chess
+import chess.engine
+import chess.pgn
+import pytest
+from ferrochess import (
+    AnalysisOutputError,
+    FileError,
+    analyse_game,
+    analyse_pgn,
+    annotate_pgn,
+)
+from ferrochess.analysis import winning_chances
+
+Limit = chess.engine.Limit
+# 3...Nf6?? allows 4.Qxf7#.
+SCHOLARS_MATE = "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0"
+BROKEN_GAME = '[Event "broken"]\n\n1. e4 e5 2. Ke3 Nc6 *\n\n'
+
+
+def game_of(text: str) -> chess.pgn.Game:
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None
+    return game
+
+
+def records(path: Path) -> dict[str, dict[str, Any]]:
+    """The game and broken records of an analysis file, by key (asserting each key is unique)."""
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert lines[0]["type"] == "settings"
+    keyed: dict[str, dict[str, Any]] = {}
+    for record in lines[1:]:
+        assert record["key"] not in keyed, f"{record['key']} written twice"
+        keyed[record["key"]] = record
+    return keyed
+
+
+def test_winning_chances() -> None:
+    assert winning_chances({"cp": 0}) == 0
+    assert 0 < winning_chances({"cp": 100}) < winning_chances({"cp": 300}) < 1
+    assert winning_chances({"cp": -200}) == pytest.approx(-winning_chances({"cp": 200}))
+    assert winning_chances({"mate": 3}) > 0.99 and winning_chances({"mate": -1}) < -0.99
+    assert winning_chances({"mate": 0, "mated": "white"}) == -1.0
+
+
+def test_a_blunder_is_judged_and_a_mate_scored() -> None:
+    review = analyse_game(game_of(SCHOLARS_MATE), Limit(depth=4))
+    moves = {move["san"]: move for move in review["moves"]}
+    assert [move["san"] for move in review["moves"]] == [
+        "e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#",
+    ]  # fmt: skip
+    blunder = moves["Nf6"]
+    assert blunder["judgement"] == "blunder" and blunder["color"] == "black"
+    assert blunder["eval_after"] == {"mate": 1}
+    assert blunder["best_san"] != "Nf6" and blunder["best_line"][0] == blunder["best_san"]
+    assert blunder["win_before"] > blunder["win_after"] and blunder["accuracy"] < 10
+    mate = moves["Qxf7#"]
+    assert mate["eval_after"] == {"mate": 0, "mated": "black"} and mate["win_after"] == 100
+    assert mate["judgement"] is None and mate["accuracy"] > 90
+    assert review["judgements"]["black"]["blunder"] == 1
+    assert review["accuracy"]["white"] > review["accuracy"]["black"]
+    assert review["headers"]["Result"] == "1-0"
+
+
+def test_analyse_pgn_records_continues_and_refuses_other_settings(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    pgn = shared_data / "pgn" / "lichess_db_10k.pgn"
+    out = tmp_path / "review.jsonl"
+    first = analyse_pgn(pgn, out, Limit(depth=3), workers=2, progress=False)
+    assert (first.analysed, first.skipped_done, first.broken) == (5, 0, 0)
+    done = records(out)
+    assert len(done) == 5 and all(record["type"] == "game" for record in done.values())
+    again = analyse_pgn(pgn, out, Limit(depth=3), progress=False)
+    assert (again.analysed, again.skipped_done) == (0, 5)
+    assert records(out) == done
+    with pytest.raises(AnalysisOutputError, match="other settings") as info:
+        analyse_pgn(pgn, out, Limit(depth=4), progress=False)
+    assert str(out) in str(info.value)
+    not_ours = tmp_path / "notes.jsonl"
+    not_ours.write_text('{"hello": 1}\n', encoding="utf-8")
+    with pytest.raises(AnalysisOutputError, match="not a ferrochess analysis"):
+        analyse_pgn(pgn, not_ours, Limit(depth=3), progress=False)
+
+
+def test_one_and_two_workers_give_the_same_records(shared_data: Path, tmp_path: Path) -> None:
+    pgn = shared_data / "pgn" / "lichess_db_10k.pgn"
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    analyse_pgn(pgn, one, Limit(depth=4), workers=1, progress=False)
+    analyse_pgn(pgn, two, Limit(depth=4), workers=2, progress=False)
+    assert records(one) == records(two)
+
+
+def test_broken_games_and_missing_files(tmp_path: Path) -> None:
+    pgn = tmp_path / "mixed.pgn"
+    pgn.write_text(SCHOLARS_MATE + "\n\n" + BROKEN_GAME, encoding="utf-8")
+    out = tmp_path / "mixed.jsonl"
+    summary = analyse_pgn(pgn, out, Limit(depth=2), progress=False)
+    assert (summary.analysed, summary.broken) == (1, 1)
+    kinds = sorted(record["type"] for record in records(out).values())
+    assert kinds == ["broken", "game"]
+    broken = next(r for r in records(out).values() if r["type"] == "broken")
+    assert broken["errors"] and "Ke3" in " ".join(broken["errors"])
+    missing = tmp_path / "missing.pgn"
+    with pytest.raises(FileError) as info:
+        analyse_pgn([pgn, missing], tmp_path / "x.jsonl", Limit(depth=2), progress=False)
+    assert isinstance(info.value, OSError) and str(missing) in str(info.value)
+
+
+def test_a_line_cut_by_a_kill_is_dropped_and_redone(tmp_path: Path) -> None:
+    pgn = tmp_path / "two.pgn"
+    pgn.write_text(SCHOLARS_MATE + "\n\n" + "1. d4 d5 2. c4 e6 *\n\n", encoding="utf-8")
+    out = tmp_path / "two.jsonl"
+    analyse_pgn(pgn, out, Limit(depth=2), progress=False)
+    complete = out.read_text(encoding="utf-8")
+    lines = complete.splitlines(keepends=True)
+    out.write_text("".join(lines[:-1]) + lines[-1][: len(lines[-1]) // 2], encoding="utf-8")
+    summary = analyse_pgn(pgn, out, Limit(depth=2), progress=False)
+    assert (summary.analysed, summary.skipped_done) == (1, 1)
+    assert records(out).keys() == {json.loads(line)["key"] for line in lines[1:]}
+
+
+def test_killing_a_run_and_rerunning_finishes_every_game_once(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    pgn = shared_data / "pgn" / "lichess_db_100k.pgn"
+    out = tmp_path / "killed.jsonl"
+    command = [sys.executable, "-m", "ferrochess", "analyse", str(pgn), "-o", str(out),
+               "--depth", "4", "--workers", "2", "--no-progress"]  # fmt: skip
+    run = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while run.poll() is None and time.monotonic() < deadline:
+        if out.exists() and out.read_text(encoding="utf-8").count("\n") >= 4:
+            break
+        time.sleep(0.05)
+    assert run.poll() is None, "the run ended before it could be killed"
+    os.kill(run.pid, signal.SIGKILL)
+    run.wait(30)
+    partial = out.read_text(encoding="utf-8").count("\n") - 1
+    assert 3 <= partial < 47
+    rerun = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"{47 - partial} games analysed, {partial} already done" in rerun.stdout
+    done = records(out)
+    assert len(done) == 47, "every game exactly once"
+
+
+def test_dask_local_cluster_gives_the_same_records(shared_data: Path, tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    pgn = shared_data / "pgn" / "lichess_db_10k.pgn"
+    local, dask = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
+    analyse_pgn(pgn, local, Limit(depth=4), workers=2, progress=False)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster, distributed.Client(cluster) as client:
+        summary = analyse_pgn(pgn, dask, Limit(depth=4), client=client, progress=False)
+    assert summary.analysed == 5
+    assert records(dask) == records(local)
+
+
+def test_annotated_pgn_reads_back(tmp_path: Path) -> None:
+    pgn = tmp_path / "one.pgn"
+    pgn.write_text(SCHOLARS_MATE + "\n", encoding="utf-8")
+    out = tmp_path / "one.jsonl"
+    analyse_pgn(pgn, out, Limit(depth=4), progress=False)
+    annotated = tmp_path / "annotated.pgn"
+    assert annotate_pgn(pgn, out, annotated) == 1
+    game = chess.pgn.read_game(io.StringIO(annotated.read_text(encoding="utf-8")))
+    assert game is not None
+    nodes = list(game.mainline())
+    by_san = {node.san(): node for node in nodes}
+    assert chess.pgn.NAG_BLUNDER in by_san["Nf6"].nags
+    assert by_san["Nf6"].eval() == chess.engine.PovScore(chess.engine.Mate(1), chess.WHITE)
+    assert by_san["e4"].eval() is not None
+    assert "[%eval" in annotated.read_text(encoding="utf-8")
