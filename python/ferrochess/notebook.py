@@ -85,6 +85,9 @@ LIGHT_DESTINATION = "#c6dfa8"
 DARK_DESTINATION = "#94b57a"
 CHECK_SQUARE = "#e36b6b"
 ERROR_COLOR = "#b00020"
+EMPTY_SQUARE = "\u00a0"
+"""An empty square's label: a no-break space, because the browser's button view keeps its old text
+when the label becomes the empty string (a vacated square would still show its piece)."""
 
 # Outlined glyphs for White, filled for Black, drawn in black on the grid's buttons. U+FE0E asks
 # for the text form of the black pawn, which some systems draw as an emoji otherwise.
@@ -519,10 +522,11 @@ class BoardWidget:
         self.game = game if game is not None else NotebookGame()
         self.size = size
         square = f"{square_px}px"
+        self._board_px = 8 * square_px
         self._buttons: dict[chess.Square, Any] = {}
         for index in chess.SQUARES:
             button = widgets.Button(
-                description="",
+                description=EMPTY_SQUARE,
                 tooltip=chess.square_name(index),
                 layout=widgets.Layout(width=square, height=square, padding="0", margin="0"),
             )
@@ -624,7 +628,7 @@ class BoardWidget:
         checked = board.king(board.turn) if board.is_check() else None
         for index, button in self._buttons.items():
             piece = board.piece_at(index)
-            button.description = GLYPHS[piece.symbol()] if piece is not None else ""
+            button.description = GLYPHS[piece.symbol()] if piece is not None else EMPTY_SQUARE
             light = (chess.square_file(index) + chess.square_rank(index)) % 2 == 1
             if index == game.selected:
                 color = LIGHT_SELECTED if light else DARK_SELECTED
@@ -679,7 +683,11 @@ class BoardWidget:
             self._show_error(str(error))
 
     def _show_error(self, message: str) -> None:
-        self.message_html.value = f'<span style="color: {ERROR_COLOR}">{_escape(message)}</span>'
+        # Wrapped to the board's width: a long message must not push the SVG board aside.
+        self.message_html.value = (
+            f'<div style="color: {ERROR_COLOR}; max-width: {self._board_px}px; '
+            f'white-space: normal; overflow-wrap: anywhere">{_escape(message)}</div>'
+        )
 
 
 def _escape(text: str) -> str:
