@@ -67,7 +67,7 @@ def test_full_engine_reports_its_statistics() -> None:
 def test_evaluation_terms_add_up(fen: str) -> None:
     parts = evaluate(fen)
     # Each term is blended (and rounded) on its own, the total once: they agree within a centipawn.
-    terms = parts["material"]["blended"] + parts["placement"]["blended"]
+    terms = parts["material"]["blended"] + parts["placement"]["blended"] + parts["tempo"]
     assert abs(parts["white"] - terms) <= 1
     board = chess.Board(fen)
     assert parts["side_to_move"] == (parts["white"] if board.turn else -parts["white"])

@@ -130,6 +130,8 @@ class _Evaluation(TypedDict):
     """Piece values."""
     placement: _Term
     """Piece-square bonuses."""
+    tempo: int
+    """The bonus for having the move, from White's point of view (+ when White is to move)."""
     white: int
     """The evaluation from White's point of view."""
     side_to_move: int

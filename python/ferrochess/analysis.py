@@ -407,8 +407,8 @@ def annotate_pgn(pgn_paths: PathLike | Iterable[PathLike], analysis: PathLike,
                  output: PathLike) -> int:  # fmt: skip
     """Write the games of ``pgn_paths`` that ``analysis`` (an :func:`analyse_pgn` file) reviewed to
     ``output``, each move with an ``[%eval ...]`` comment (the evaluation after it, as lichess
-    writes it) and ``?!``, ``?`` or ``??`` for inaccuracies, mistakes and blunders. Returns the
-    number of games written."""
+    writes it; a move that mates has none) and ``?!``, ``?`` or ``??`` for inaccuracies, mistakes
+    and blunders. Returns the number of games written."""
     files = [Path(os.fspath(pgn_paths))] if isinstance(pgn_paths, (str, os.PathLike)) else [
         Path(os.fspath(path)) for path in pgn_paths
     ]
@@ -430,7 +430,8 @@ def annotate_pgn(pgn_paths: PathLike | Iterable[PathLike], analysis: PathLike,
             node: chess.pgn.GameNode = game
             for reviewed in review["moves"]:
                 node = node.variations[0]
-                node.set_eval(_pov_score(reviewed["eval_after"]))
+                if reviewed["eval_after"].get("mate") != 0:  # the mating move has no evaluation
+                    node.set_eval(_pov_score(reviewed["eval_after"]))
                 if reviewed["judgement"] is not None:
                     node.nags.add(NAGS[reviewed["judgement"]])
             print(game, file=out, end="\n\n")
@@ -440,12 +441,5 @@ def annotate_pgn(pgn_paths: PathLike | Iterable[PathLike], analysis: PathLike,
 
 def _pov_score(score: dict[str, Any]) -> chess.engine.PovScore:
     if "mate" in score:
-        mate = score["mate"]
-        if mate == 0:
-            # Checkmate on the board: the mated side has mate in 0 against it.
-            mated_white = score.get("mated") == "white"
-            return chess.engine.PovScore(chess.engine.Mate(0), chess.WHITE if mated_white
-                                         else chess.BLACK)  # fmt: skip
-        return chess.engine.PovScore(chess.engine.Mate(mate), chess.WHITE)
+        return chess.engine.PovScore(chess.engine.Mate(score["mate"]), chess.WHITE)
     return chess.engine.PovScore(chess.engine.Cp(score["cp"]), chess.WHITE)
-

@@ -91,10 +91,11 @@ class SearchOptions:
 def evaluate(board: BoardLike) -> _Evaluation:
     """The static evaluation of ``board`` term by term, in centipawns.
 
-    Returns ``{"phase", "max_phase", "material", "placement", "white", "side_to_move"}``: ``phase``
-    runs from 0 (kings and pawns only) to ``max_phase`` (24, every piece); ``material`` and
-    ``placement`` (piece-square bonuses) are each ``{"middlegame", "endgame", "blended"}`` from
-    White's point of view, blended by the phase; ``white`` is their sum (White's view) and
+    Returns ``{"phase", "max_phase", "material", "placement", "tempo", "white",
+    "side_to_move"}``: ``phase`` runs from 0 (kings and pawns only) to ``max_phase`` (24, every
+    piece); ``material`` and ``placement`` (piece-square bonuses) are each ``{"middlegame",
+    "endgame", "blended"}`` from White's point of view, blended by the phase; ``tempo`` is the
+    bonus for having the move (White's view); ``white`` is the total (White's view) and
     ``side_to_move`` the same for the side to move, which is what the search uses at its leaves.
     """
     root_fen, moves = to_history(board)

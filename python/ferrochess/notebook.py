@@ -412,7 +412,7 @@ class NotebookGame(Closing):
         depth and nodes of a search, or that it came from the book or the tablebases."""
         result = self.last_result
         if result is None or self.last_engine_san is None:
-            return "The engine has not moved yet."
+            return "No engine move to show yet."
         info: dict[str, Any] = dict(result.info)
         source = info.get("source", "search")
         parts = [f"ferrochess played {self.last_engine_san}"]

@@ -149,6 +149,7 @@ pub fn evaluate<'py>(
     dict.set_item("max_phase", crate::eval::pst::MAX_PHASE)?;
     dict.set_item("material", term(parts.material)?)?;
     dict.set_item("placement", term(parts.placement)?)?;
+    dict.set_item("tempo", parts.tempo)?;
     let white = parts.white();
     dict.set_item("white", white)?;
     dict.set_item("side_to_move", if white_to_move { white } else { -white })?;
