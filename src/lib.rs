@@ -29,6 +29,7 @@ pub mod score;
 pub mod search;
 pub mod tablebase;
 pub mod transposition;
+pub mod uci;
 
 #[cfg(feature = "python")]
 mod bindings;

@@ -184,6 +184,11 @@ impl TimeManager {
         self.soft.is_some_and(|soft| self.elapsed() >= soft)
     }
 
+    /// The time the plan gives this move (the soft limit), if the search is timed.
+    pub fn budget(&self) -> Option<Duration> {
+        self.soft
+    }
+
     /// Whether the search is bounded by time at all.
     pub fn is_timed(&self) -> bool {
         self.hard.is_some()

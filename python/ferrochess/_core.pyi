@@ -27,6 +27,7 @@ __all__ = [
     "SYZYGY_PATH_ENV",
     "levels",
     "evaluate",
+    "uci",
 ]
 
 __version__: str
@@ -209,6 +210,10 @@ def build_book(
 
 def evaluate(fen: str, moves: Sequence[str] = ...) -> _Evaluation:
     """The static evaluation of ``fen`` after ``moves``, term by term."""
+
+def uci() -> None:
+    """Speak UCI on the process's stdin and stdout until ``quit`` or the end of input (the GIL is
+    released meanwhile). Used by ``ferrochess uci``."""
 
 def levels() -> list[tuple[int, str, int | None, int | None, int, int, int]]:
     """The playing levels, weakest first: ``(number, name, max_depth, max_nodes, candidates,

@@ -1,5 +1,5 @@
 """The ``ferrochess`` command line: ``bestmove``, ``perft``, ``bench``, ``book``, ``play`` and
-``analyse``.
+``analyse`` and ``uci``.
 
 Contract: results go to stdout and the exit status is 0; bad input (a FEN, a move, a depth) prints
 one line naming it on stderr and exits with status 2, never with a traceback. An internal engine
@@ -87,6 +87,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_book_commands(commands)
     add_play_command(commands)
     add_analyse_command(commands)
+    commands.add_parser(
+        "uci",
+        help="speak the UCI protocol on stdin/stdout (for chess GUIs and match tools)",
+        description=(
+            "Run as a UCI engine. Options: Hash, Threads, MultiPV, OwnBook, BookFile, SyzygyPath, "
+            "Move Overhead, UCI_LimitStrength, UCI_Elo. The native binary ferrochess-uci "
+            "(cargo build --release --bin ferrochess-uci) speaks the same."
+        ),
+    )
     return parser
 
 
@@ -321,6 +330,9 @@ def run(args: argparse.Namespace) -> int:
         return run_play(args)
     elif args.command == "analyse":
         return run_analyse(args)
+    elif args.command == "uci":
+        sys.stdout.flush()
+        _core.uci()
     else:  # pragma: no cover - argparse rejects unknown commands
         raise AssertionError(f"unknown command {args.command!r}")
     return 0

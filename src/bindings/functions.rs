@@ -155,3 +155,15 @@ pub fn evaluate<'py>(
     dict.set_item("side_to_move", if white_to_move { white } else { -white })?;
     Ok(dict)
 }
+
+/// Runs the UCI protocol on the process's stdin and stdout until `quit` (see `crate::uci`).
+#[pyfunction]
+pub fn uci(py: Python<'_>) -> PyResult<()> {
+    without_gil(py, || {
+        let stdin = std::io::stdin();
+        crate::uci::run(stdin.lock(), std::io::stdout()).map_err(|error| crate::Error::File {
+            path: "<stdin>".to_string(),
+            message: error.to_string(),
+        })
+    })
+}

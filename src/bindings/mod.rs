@@ -29,6 +29,7 @@ fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(functions::legal_moves, module)?)?;
     module.add_function(wrap_pyfunction!(functions::levels, module)?)?;
     module.add_function(wrap_pyfunction!(functions::evaluate, module)?)?;
+    module.add_function(wrap_pyfunction!(functions::uci, module)?)?;
     module.add_function(wrap_pyfunction!(book::build_book, module)?)?;
     module.add("DEFAULT_BOOK", crate::book::DEFAULT_BOOK_NAME)?;
     Ok(())

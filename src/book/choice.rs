@@ -180,6 +180,11 @@ impl BookPlayer {
         &self.book
     }
 
+    /// The book, shared (to hand it to another player).
+    pub fn shared_book(&self) -> Arc<Book> {
+        Arc::clone(&self.book)
+    }
+
     /// The move to play from the book in `position`, if any (see [`Book::choose`]).
     pub fn choose(&mut self, position: &Chess, excluded: &[Move]) -> Option<BookEntry> {
         self.book

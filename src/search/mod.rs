@@ -250,6 +250,11 @@ impl Searcher {
         self.tablebase.as_deref()
     }
 
+    /// The tablebases, shared (to hand them to another searcher).
+    pub fn tablebase_handle(&self) -> Option<Arc<Tablebases>> {
+        self.tablebase.clone()
+    }
+
     /// The opening book [`Searcher::play`] consults before it searches (`None`: no book).
     pub fn set_book(&mut self, book: Option<BookPlayer>) {
         self.book = book;

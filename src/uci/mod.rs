@@ -1,0 +1,462 @@
+//! The UCI protocol: how chess GUIs and match tools talk to the engine.
+//!
+//! [`run`] reads commands from any `BufRead` and answers on any `Write`, so tests drive it with
+//! strings; the native binary (`ferrochess-uci`) and `ferrochess uci` run it on stdin and stdout.
+//! A `go` searches on its own thread, so `stop`, `ponderhit` and `isready` are answered while it
+//! runs. Supported: `uci`, `isready`, `ucinewgame`, `setoption` (see [`options`]), `position
+//! startpos|fen ... [moves ...]`, `go` with `depth`, `nodes`, `movetime`, `wtime`, `btime`, `winc`,
+//! `binc`, `movestogo`, `mate`, `infinite`, `ponder`, then `stop`, `ponderhit`, `quit`, and `bench`.
+//! A command it cannot use is answered with an `info string` and changes nothing.
+
+pub mod options;
+
+use std::io::{self, BufRead, Write};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+use shakmaty::Position as _;
+
+use crate::book::Book;
+use crate::book::choice::{BookOptions, BookPlayer};
+use crate::level::Level;
+use crate::limits::{SearchLimits, StopFlag, TimeManager};
+use crate::position::{Position, START_FEN, move_to_uci};
+use crate::score::ScoreKind;
+use crate::search::{Decision, SearchInfo, SearchObserver, Searcher, ThinkOptions};
+use crate::tablebase::{SYZYGY_PATH_ENV, Tablebases};
+use options::{Changed, Options};
+
+/// Runs the protocol until `quit` or the end of the input.
+pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Result<()> {
+    let mut uci = Uci::new(output);
+    for line in input.lines() {
+        if !uci.handle(&line?) {
+            break;
+        }
+    }
+    uci.stop_search();
+    Ok(())
+}
+
+type Output<W> = Arc<Mutex<W>>;
+
+/// Writes one line and flushes (a GUI waits for it).
+fn send<W: Write>(out: &Mutex<W>, line: &str) {
+    let mut out = out.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+struct Uci<W: Write + Send + 'static> {
+    out: Output<W>,
+    searcher: Arc<Mutex<Searcher>>,
+    stop: StopFlag,
+    /// Set while a `go ponder` waits for `ponderhit` (then the clock starts) or `stop`.
+    pondering: Arc<Mutex<Option<SearchLimits>>>,
+    running: Option<JoinHandle<()>>,
+    /// The running search waits for `stop` (`go infinite` or `go ponder`).
+    running_unbounded: bool,
+    position: Position,
+    options: Options,
+}
+
+impl<W: Write + Send + 'static> Uci<W> {
+    fn new(output: W) -> Self {
+        let mut options = Options::default();
+        if let Ok(path) = std::env::var(SYZYGY_PATH_ENV) {
+            options.syzygy_path = path;
+        }
+        let searcher = Searcher::new(options.hash_mb).expect("16 MB can be allocated");
+        let mut uci = Uci {
+            out: Arc::new(Mutex::new(output)),
+            searcher: Arc::new(Mutex::new(searcher)),
+            stop: StopFlag::new(),
+            pondering: Arc::new(Mutex::new(None)),
+            running: None,
+            running_unbounded: false,
+            position: Position::from_fen(START_FEN).expect("the start position is valid"),
+            options,
+        };
+        uci.load_book();
+        uci.load_tablebase();
+        uci
+    }
+
+    fn say(&self, line: &str) {
+        send(&self.out, line);
+    }
+
+    fn searcher(&self) -> MutexGuard<'_, Searcher> {
+        self.searcher
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Handles one command; `false` after `quit`.
+    fn handle(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        match command {
+            "" => {}
+            "uci" => {
+                self.say(&format!("id name ferrochess {}", env!("CARGO_PKG_VERSION")));
+                self.say("id author the ferrochess developers");
+                for option in self.options.declarations().lines() {
+                    self.say(option);
+                }
+                self.say("uciok");
+            }
+            "isready" => self.say("readyok"),
+            "ucinewgame" => {
+                self.wait_search();
+                self.searcher().new_game();
+            }
+            "setoption" => {
+                self.wait_search();
+                match self.options.set(rest) {
+                    Ok(Changed::Hash) => self.resize(),
+                    Ok(Changed::Book) => self.load_book(),
+                    Ok(Changed::Tablebase) => self.load_tablebase(),
+                    Ok(Changed::Nothing) => {}
+                    Err(message) => self.say(&format!("info string {message}")),
+                }
+            }
+            "position" => {
+                self.wait_search();
+                self.set_position(rest);
+            }
+            "go" => self.go(rest),
+            "stop" => self.stop_search(),
+            "ponderhit" => self.ponderhit(),
+            "bench" => {
+                self.wait_search();
+                match crate::bench::run(crate::bench::BENCH_DEPTH) {
+                    Ok(report) => {
+                        self.say(&format!("info string {} positions", report.positions));
+                        self.say(&format!("Bench: {}", report.nodes));
+                        self.say(&format!("nodes/s {}", report.nps()));
+                    }
+                    Err(error) => self.say(&format!("info string error: {error}")),
+                }
+            }
+            "quit" => return false,
+            _ => self.say(&format!("info string unknown command: {line}")),
+        }
+        true
+    }
+
+    /// Stops a running search (its `bestmove` is printed) and waits for it.
+    fn stop_search(&mut self) {
+        self.stop.stop();
+        self.join_search();
+    }
+
+    /// Waits for a running search to end by its limits, as a GUI that sends `position` or `go`
+    /// while the engine thinks expects; a search that only `stop` ends is stopped.
+    fn wait_search(&mut self) {
+        if self.running_unbounded {
+            self.stop.stop();
+        }
+        self.join_search();
+    }
+
+    fn join_search(&mut self) {
+        if let Some(running) = self.running.take() {
+            let _ = running.join();
+        }
+        self.running_unbounded = false;
+        *self.pondering.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+
+    fn resize(&mut self) {
+        let hash = self.options.hash_mb;
+        let mut searcher = self.searcher();
+        match Searcher::new(hash) {
+            Ok(mut fresh) => {
+                fresh.set_book(searcher.book().map(|player| {
+                    BookPlayer::new(player.shared_book(), player.options.clone(), None)
+                }));
+                fresh.set_tablebase(searcher.tablebase_handle());
+                *searcher = fresh;
+            }
+            Err(error) => {
+                drop(searcher);
+                self.say(&format!("info string error: {error}"));
+            }
+        }
+    }
+
+    fn load_book(&mut self) {
+        let name = self.options.book_file.trim().to_string();
+        let player = if name.is_empty() || name == "<empty>" {
+            Ok(None)
+        } else {
+            Book::open_named(&name)
+                .map(|book| Some(BookPlayer::new(book, BookOptions::default(), None)))
+        };
+        match player {
+            Ok(player) => self.searcher().set_book(player),
+            Err(error) => self.say(&format!("info string error: {error}")),
+        }
+    }
+
+    fn load_tablebase(&mut self) {
+        let path = self.options.syzygy_path.trim().to_string();
+        if path.is_empty() {
+            self.searcher().set_tablebase(None);
+            return;
+        }
+        match Tablebases::open(&path) {
+            Ok(tables) => {
+                let pieces = tables.max_pieces();
+                self.searcher().set_tablebase(Some(Arc::new(tables)));
+                self.say(&format!("info string tablebases up to {pieces} pieces"));
+            }
+            Err(error) => self.say(&format!("info string error: {error}")),
+        }
+    }
+
+    fn set_position(&mut self, arguments: &str) {
+        let (setup, moves) = match arguments.split_once("moves") {
+            Some((setup, moves)) => (setup.trim(), moves.split_whitespace().collect::<Vec<_>>()),
+            None => (arguments.trim(), Vec::new()),
+        };
+        let fen = if setup == "startpos" {
+            START_FEN
+        } else if let Some(fen) = setup.strip_prefix("fen") {
+            fen.trim()
+        } else {
+            self.say(&format!(
+                "info string error: position needs startpos or fen: '{arguments}'"
+            ));
+            return;
+        };
+        match Position::from_fen_and_moves(fen, &moves) {
+            Ok(position) => self.position = position,
+            Err(error) => self.say(&format!("info string error: {error}")),
+        }
+    }
+
+    fn go(&mut self, arguments: &str) {
+        self.wait_search();
+        let (limits, infinite, ponder) = match parse_go(arguments, self.options.move_overhead_ms) {
+            Ok(parsed) => parsed,
+            Err(message) => {
+                self.say(&format!("info string error: {message}"));
+                return;
+            }
+        };
+        let options = ThinkOptions {
+            multipv: self.options.multipv,
+            excluded: Vec::new(),
+            use_book: self.options.own_book && !infinite && !ponder,
+            level: self
+                .options
+                .level()
+                .map(|n| Level::get(n.into()).expect("a level number")),
+        };
+        // Pondering and `go infinite` search without limits until `ponderhit` or `stop`.
+        let search_limits = if ponder {
+            SearchLimits::default()
+        } else {
+            limits.clone()
+        };
+        let wait_for_stop = infinite || ponder || limits.is_infinite();
+        self.running_unbounded = wait_for_stop;
+        if ponder {
+            *self.pondering.lock().unwrap_or_else(|p| p.into_inner()) = Some(limits);
+        }
+        let mut position = self.position.clone();
+        let searcher = Arc::clone(&self.searcher);
+        let out = Arc::clone(&self.out);
+        let stop = self.stop.clone();
+        let pondering = Arc::clone(&self.pondering);
+        stop.reset();
+        self.running = Some(thread::spawn(move || {
+            let mut searcher = searcher
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut observer = Reporter { out: &out };
+            let decision = searcher.think(
+                &mut position,
+                &search_limits,
+                &options,
+                &stop,
+                &mut observer,
+            );
+            // UCI: after `go infinite` (or while pondering) bestmove waits for stop or ponderhit.
+            while wait_for_stop
+                && !stop.is_stopped()
+                && pondering.lock().map(|p| p.is_some()).unwrap_or(false) == ponder
+            {
+                thread::sleep(Duration::from_millis(1));
+            }
+            match decision {
+                Ok(decision) => report_decision(&out, &decision),
+                Err(error) => {
+                    send(&out, &format!("info string error: {error}"));
+                    send(&out, "bestmove 0000");
+                }
+            }
+        }));
+    }
+
+    /// The opponent played the expected move: the search goes on, now against the clock.
+    fn ponderhit(&mut self) {
+        let limits = self
+            .pondering
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        let Some(limits) = limits else {
+            return;
+        };
+        let side = self.position.board().turn();
+        let budget = TimeManager::new(&limits, side).budget();
+        let stop = self.stop.clone();
+        match budget {
+            Some(budget) => {
+                thread::spawn(move || {
+                    thread::sleep(budget);
+                    stop.stop();
+                });
+            }
+            None if limits.is_infinite() => {}
+            None => stop.stop(),
+        }
+    }
+}
+
+/// Prints the search's progress as `info` lines.
+struct Reporter<'a, W: Write> {
+    out: &'a Mutex<W>,
+}
+
+impl<W: Write> SearchObserver for Reporter<'_, W> {
+    fn on_iteration(&mut self, info: &SearchInfo) -> bool {
+        for line in info_lines(info) {
+            send(self.out, &line);
+        }
+        true
+    }
+}
+
+/// One `info` line per principal variation.
+fn info_lines(info: &SearchInfo) -> Vec<String> {
+    info.lines
+        .iter()
+        .enumerate()
+        .map(|(index, line)| {
+            let score = match line.score.kind() {
+                ScoreKind::Centipawns(cp) => format!("cp {cp}"),
+                ScoreKind::Mate(moves) => format!("mate {moves}"),
+            };
+            let pv: Vec<String> = line.pv.iter().map(|m| move_to_uci(*m)).collect();
+            format!(
+                "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
+                info.depth,
+                info.seldepth,
+                index + 1,
+                score,
+                info.nodes,
+                info.nps(),
+                info.hashfull,
+                info.tbhits,
+                info.elapsed.as_millis(),
+                pv.join(" ")
+            )
+        })
+        .collect()
+}
+
+fn report_decision<W: Write>(out: &Mutex<W>, decision: &Decision) {
+    let ponder = match decision {
+        Decision::Book(book) => {
+            let uci = move_to_uci(book.entry.chess_move);
+            send(
+                out,
+                &format!("info string book move {uci} weight {}", book.entry.weight),
+            );
+            None
+        }
+        Decision::Tablebase(tablebase) => {
+            let root = &tablebase.root;
+            let score = match root.score.kind() {
+                ScoreKind::Centipawns(cp) => format!("cp {cp}"),
+                ScoreKind::Mate(moves) => format!("mate {moves}"),
+            };
+            let uci = move_to_uci(root.chess_move);
+            send(
+                out,
+                &format!("info depth 1 score {score} tbhits {} pv {uci}", root.probes),
+            );
+            send(
+                out,
+                &format!("info string tablebase wdl {} dtz {}", root.wdl, root.dtz),
+            );
+            None
+        }
+        Decision::Search(info) => {
+            if let Some(error) = &info.tablebase_error {
+                send(out, &format!("info string tablebases off: {error}"));
+            }
+            for line in info_lines(info) {
+                send(out, &line);
+            }
+            info.ponder()
+        }
+    };
+    match (decision.best_move(), ponder) {
+        (Some(best), Some(ponder)) => send(
+            out,
+            &format!(
+                "bestmove {} ponder {}",
+                move_to_uci(best),
+                move_to_uci(ponder)
+            ),
+        ),
+        (Some(best), None) => send(out, &format!("bestmove {}", move_to_uci(best))),
+        (None, _) => send(out, "bestmove 0000"),
+    }
+}
+
+/// The limits of `go ...`, whether it is `infinite`, and whether it is `ponder`. Clock times and
+/// the move time lose the move overhead (time the GUI and the pipe take).
+fn parse_go(arguments: &str, overhead_ms: u64) -> Result<(SearchLimits, bool, bool), String> {
+    let mut limits = SearchLimits::default();
+    let mut infinite = false;
+    let mut ponder = false;
+    let mut tokens = arguments.split_whitespace();
+    let overhead = Duration::from_millis(overhead_ms);
+    while let Some(token) = tokens.next() {
+        let mut number = |name: &str| -> Result<u64, String> {
+            let value = tokens
+                .next()
+                .ok_or_else(|| format!("go {name} needs a value"))?;
+            // Clocks may be negative after a flag fall; treat them as zero.
+            let parsed: i64 = value
+                .parse()
+                .map_err(|_| format!("go {name}: '{value}' is not a number"))?;
+            Ok(parsed.max(0) as u64)
+        };
+        let millis = |ms: u64| Duration::from_millis(ms);
+        let clock = |ms: u64| millis(ms).saturating_sub(overhead).max(millis(1));
+        match token {
+            "depth" => limits.depth = Some(number(token)?.clamp(1, 64) as u32),
+            "nodes" => limits.nodes = Some(number(token)?.max(1)),
+            "movetime" => limits.movetime = Some(clock(number(token)?)),
+            "wtime" => limits.white_clock = Some(clock(number(token)?)),
+            "btime" => limits.black_clock = Some(clock(number(token)?)),
+            "winc" => limits.white_increment = Some(millis(number(token)?)),
+            "binc" => limits.black_increment = Some(millis(number(token)?)),
+            "movestogo" => limits.moves_to_go = Some(number(token)?.clamp(1, 1000) as u32),
+            "mate" => limits.mate = Some(number(token)?.clamp(1, 1000) as u32),
+            "infinite" => infinite = true,
+            "ponder" => ponder = true,
+            // searchmoves and unknown words: not supported, ignored like most engines do.
+            _ => {}
+        }
+    }
+    Ok((limits, infinite, ponder))
+}

@@ -1,0 +1,228 @@
+//! The UCI options the engine offers, their ranges, and `setoption` parsing.
+
+use std::fmt::Write as _;
+
+use crate::level::LEVELS;
+use crate::transposition::MAX_HASH_MB;
+
+/// `UCI_Elo`'s range and the Elo each level is taken to play at. The numbers are a first guess
+/// spread over the range until matches against Stockfish's `UCI_Elo` calibrate them.
+pub const ELO_MIN: i64 = 800;
+pub const ELO_MAX: i64 = 2800;
+pub const LEVEL_ELO: [i64; 10] = [800, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2400, 2800];
+
+/// Every option's current value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub own_book: bool,
+    /// `"default"` (the compiled-in book) or a path.
+    pub book_file: String,
+    /// Empty for none.
+    pub syzygy_path: String,
+    pub move_overhead_ms: u64,
+    pub limit_strength: bool,
+    pub elo: i64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            own_book: true,
+            book_file: crate::book::DEFAULT_BOOK_NAME.to_string(),
+            syzygy_path: String::new(),
+            move_overhead_ms: 30,
+            limit_strength: false,
+            elo: ELO_MAX,
+        }
+    }
+}
+
+impl Options {
+    /// The `option ...` lines of the `uci` answer.
+    pub fn declarations(&self) -> String {
+        let mut out = String::new();
+        let spin = |out: &mut String, name: &str, default: i64, min: i64, max: i64| {
+            let _ = writeln!(
+                out,
+                "option name {name} type spin default {default} min {min} max {max}"
+            );
+        };
+        spin(&mut out, "Hash", self.hash_mb as i64, 1, MAX_HASH_MB as i64);
+        spin(&mut out, "Threads", 1, 1, 1);
+        spin(&mut out, "MultiPV", 1, 1, 256);
+        let _ = writeln!(
+            out,
+            "option name OwnBook type check default {}",
+            self.own_book
+        );
+        let _ = writeln!(
+            out,
+            "option name BookFile type string default {}",
+            self.book_file
+        );
+        let syzygy = if self.syzygy_path.is_empty() {
+            "<empty>"
+        } else {
+            &self.syzygy_path
+        };
+        let _ = writeln!(out, "option name SyzygyPath type string default {syzygy}");
+        spin(
+            &mut out,
+            "Move Overhead",
+            self.move_overhead_ms as i64,
+            0,
+            5000,
+        );
+        let _ = writeln!(
+            out,
+            "option name UCI_LimitStrength type check default false"
+        );
+        spin(&mut out, "UCI_Elo", ELO_MAX, ELO_MIN, ELO_MAX);
+        out
+    }
+
+    /// Applies `setoption name <name> [value <value>]` (the text after `setoption`). Returns what
+    /// changed, or a message for an unknown option or a bad value (which changes nothing).
+    pub fn set(&mut self, arguments: &str) -> Result<Changed, String> {
+        let rest = arguments
+            .trim()
+            .strip_prefix("name")
+            .map(str::trim)
+            .unwrap_or_default();
+        let (name, value) = match rest.find(" value") {
+            Some(at) => (rest[..at].trim(), rest[at + " value".len()..].trim()),
+            None => (rest, ""),
+        };
+        let spin = |min: i64, max: i64| -> Result<i64, String> {
+            let parsed: i64 = value
+                .parse()
+                .map_err(|_| format!("option {name}: '{value}' is not a number"))?;
+            if (min..=max).contains(&parsed) {
+                Ok(parsed)
+            } else {
+                Err(format!("option {name}: {parsed} is outside {min}..{max}"))
+            }
+        };
+        let check = || -> Result<bool, String> {
+            match value.to_ascii_lowercase().as_str() {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                _ => Err(format!("option {name}: '{value}' is not true or false")),
+            }
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                self.hash_mb = spin(1, MAX_HASH_MB as i64)? as usize;
+                Ok(Changed::Hash)
+            }
+            "threads" => {
+                self.threads = spin(1, 1)? as usize;
+                Ok(Changed::Nothing)
+            }
+            "multipv" => {
+                self.multipv = spin(1, 256)? as usize;
+                Ok(Changed::Nothing)
+            }
+            "ownbook" => {
+                self.own_book = check()?;
+                Ok(Changed::Nothing)
+            }
+            "bookfile" => {
+                self.book_file = value.to_string();
+                Ok(Changed::Book)
+            }
+            "syzygypath" => {
+                self.syzygy_path = if value == "<empty>" {
+                    String::new()
+                } else {
+                    value.to_string()
+                };
+                Ok(Changed::Tablebase)
+            }
+            "move overhead" => {
+                self.move_overhead_ms = spin(0, 5000)? as u64;
+                Ok(Changed::Nothing)
+            }
+            "uci_limitstrength" => {
+                self.limit_strength = check()?;
+                Ok(Changed::Nothing)
+            }
+            "uci_elo" => {
+                self.elo = spin(ELO_MIN, ELO_MAX)?;
+                Ok(Changed::Nothing)
+            }
+            _ => Err(format!("unknown option '{name}'")),
+        }
+    }
+
+    /// The level `UCI_LimitStrength`/`UCI_Elo` ask for: the strongest level at or below the Elo.
+    pub fn level(&self) -> Option<u8> {
+        if !self.limit_strength {
+            return None;
+        }
+        let index = LEVEL_ELO
+            .iter()
+            .rposition(|&elo| elo <= self.elo)
+            .unwrap_or(0);
+        Some(LEVELS[index].number)
+    }
+}
+
+/// What a `setoption` changed that needs more than storing the value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Changed {
+    Nothing,
+    Hash,
+    Book,
+    Tablebase,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_parse_and_bad_values_change_nothing() {
+        let mut options = Options::default();
+        assert_eq!(options.set("name Hash value 64"), Ok(Changed::Hash));
+        assert_eq!(options.hash_mb, 64);
+        assert_eq!(
+            options.set("name Move Overhead value 100"),
+            Ok(Changed::Nothing)
+        );
+        assert_eq!(options.move_overhead_ms, 100);
+        assert!(options.set("name Hash value lots").is_err());
+        assert!(options.set("name Hash value 0").is_err());
+        assert_eq!(options.hash_mb, 64);
+        assert!(options.set("name NoSuchThing value 1").is_err());
+        assert_eq!(
+            options.set("name SyzygyPath value <empty>"),
+            Ok(Changed::Tablebase)
+        );
+        assert_eq!(options.syzygy_path, "");
+        assert_eq!(
+            options.set("name BookFile value /tmp/my book.bin"),
+            Ok(Changed::Book)
+        );
+        assert_eq!(options.book_file, "/tmp/my book.bin");
+    }
+
+    #[test]
+    fn elo_maps_to_levels() {
+        let mut options = Options::default();
+        assert_eq!(options.level(), None);
+        options.set("name UCI_LimitStrength value true").unwrap();
+        options.set("name UCI_Elo value 800").unwrap();
+        assert_eq!(options.level(), Some(1));
+        options.set("name UCI_Elo value 1500").unwrap();
+        assert_eq!(options.level(), Some(4));
+        options.set("name UCI_Elo value 2800").unwrap();
+        assert_eq!(options.level(), Some(10));
+    }
+}

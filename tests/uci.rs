@@ -1,0 +1,213 @@
+//! Guards the UCI protocol: the handshake and options, positions with moves, every kind of `go`,
+//! `stop` after `go infinite`, `ponderhit`, bad input answered with `info string` (never a crash),
+//! and a GUI-style session through the native `ferrochess-uci` binary's pipes.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use shakmaty::{CastlingMode, Chess, Position as _, fen::Fen, uci::UciMove};
+
+/// An output the test can read after the protocol finished with it.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn session(input: &str) -> Vec<String> {
+    let output = Shared::default();
+    ferrochess::uci::run(input.as_bytes(), output.clone()).unwrap();
+    let text = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
+    text.lines().map(str::to_string).collect()
+}
+
+fn bestmoves(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|line| line.strip_prefix("bestmove "))
+        .map(|rest| rest.split_whitespace().next().unwrap().to_string())
+        .collect()
+}
+
+fn assert_legal(fen: &str, moves: &[&str], best: &str) {
+    let mut position: Chess = fen
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    for uci in moves {
+        let m = uci.parse::<UciMove>().unwrap().to_move(&position).unwrap();
+        position.play_unchecked(m);
+    }
+    let best: UciMove = best.parse().unwrap();
+    assert!(
+        best.to_move(&position).is_ok(),
+        "{best} is illegal after {moves:?}"
+    );
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[test]
+fn handshake_lists_the_options() {
+    let lines = session("uci\nisready\nquit\n");
+    assert!(lines[0].starts_with("id name ferrochess"));
+    for option in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "OwnBook",
+        "BookFile",
+        "SyzygyPath",
+        "Move Overhead",
+        "UCI_LimitStrength",
+        "UCI_Elo",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            "{option} missing"
+        );
+    }
+    let uciok = lines.iter().position(|l| l == "uciok").unwrap();
+    assert_eq!(lines[uciok + 1], "readyok");
+}
+
+#[test]
+fn go_variants_answer_with_legal_moves() {
+    let moves = ["e2e4", "e7e5", "g1f3"];
+    let input = format!(
+        "setoption name OwnBook value false\nposition startpos moves {}\ngo depth 4\n\
+         go nodes 5000\ngo movetime 50\ngo wtime 2000 btime 2000 winc 20 binc 20 movestogo 10\n\
+         go mate 2\nquit\n",
+        moves.join(" ")
+    );
+    let lines = session(&input);
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 5, "{lines:?}");
+    for m in &best {
+        assert_legal(START, &moves, m);
+    }
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 4 "))
+        .unwrap();
+    for field in [
+        "seldepth", "score cp", "nodes", "nps", "hashfull", "tbhits", "time", "pv",
+    ] {
+        assert!(info.contains(field), "{field} missing in {info}");
+    }
+}
+
+#[test]
+fn book_moves_and_mates_and_multipv() {
+    let lines = session("position startpos\ngo depth 5\nquit\n");
+    assert!(lines.iter().any(|l| l.starts_with("info string book move")));
+    assert_legal(START, &[], &bestmoves(&lines)[0]);
+    let mate = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
+    let lines = session(&format!("position fen {mate}\ngo depth 3\nquit\n"));
+    assert_eq!(bestmoves(&lines), ["a1a8"]);
+    assert!(lines.iter().any(|l| l.contains("score mate 1")));
+    let lines = session(&format!(
+        "setoption name MultiPV value 3\nsetoption name OwnBook value false\n\
+         position fen {START}\ngo depth 3\nquit\n"
+    ));
+    assert!(lines.iter().any(|l| l.contains(" multipv 3 ")));
+}
+
+#[test]
+fn infinite_search_waits_for_stop() {
+    let lines =
+        session("setoption name OwnBook value false\nposition startpos\ngo infinite\nstop\nquit\n");
+    assert_eq!(bestmoves(&lines).len(), 1);
+    let lines = session(
+        "position startpos moves e2e4 e7e5\ngo ponder wtime 500 btime 500\nponderhit\nquit\n",
+    );
+    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
+}
+
+#[test]
+fn bad_input_is_answered_not_fatal() {
+    let lines = session(
+        "position fen not a fen\nposition startpos moves e2e5\nsetoption name Hash value huge\n\
+         setoption name Nothing value 1\ngo depth x\nfrobnicate\nposition startpos moves e2e4\n\
+         setoption name OwnBook value false\ngo depth 2\nquit\n",
+    );
+    let errors = lines
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .count();
+    assert!(errors >= 6, "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("not a fen")));
+    assert!(lines.iter().any(|l| l.contains("e2e5")));
+    // The bad position left the last good one: after e2e4 Black moves.
+    assert_legal(START, &["e2e4"], &bestmoves(&lines)[0]);
+}
+
+#[test]
+fn checkmated_side_answers_0000() {
+    let lines = session(
+        "position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\ngo depth 3\nquit\n",
+    );
+    assert_eq!(bestmoves(&lines), ["0000"]);
+}
+
+#[test]
+fn native_binary_plays_a_gui_session() {
+    let mut engine = Command::new(env!("CARGO_BIN_EXE_ferrochess-uci"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = engine.stdin.take().unwrap();
+    let mut stdout = BufReader::new(engine.stdout.take().unwrap());
+    let mut read_until = |prefix: &str| -> String {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            assert!(Instant::now() < deadline, "no '{prefix}' within 60 s");
+            let mut line = String::new();
+            assert!(
+                stdout.read_line(&mut line).unwrap() > 0,
+                "engine closed its output"
+            );
+            if line.starts_with(prefix) {
+                return line.trim().to_string();
+            }
+        }
+    };
+    writeln!(stdin, "uci").unwrap();
+    read_until("uciok");
+    writeln!(stdin, "setoption name Hash value 32").unwrap();
+    writeln!(stdin, "setoption name Move Overhead value 50").unwrap();
+    writeln!(stdin, "isready").unwrap();
+    read_until("readyok");
+    writeln!(stdin, "ucinewgame").unwrap();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..4 {
+        writeln!(stdin, "position startpos moves {}", moves.join(" ")).unwrap();
+        writeln!(stdin, "go wtime 3000 btime 3000 winc 50 binc 50").unwrap();
+        let best = read_until("bestmove");
+        let m = best.split_whitespace().nth(1).unwrap().to_string();
+        let played: Vec<&str> = moves.iter().map(String::as_str).collect();
+        assert_legal(START, &played, &m);
+        moves.push(m);
+    }
+    writeln!(stdin, "position startpos moves {}", moves.join(" ")).unwrap();
+    writeln!(stdin, "go infinite").unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    writeln!(stdin, "stop").unwrap();
+    read_until("bestmove");
+    writeln!(stdin, "quit").unwrap();
+    let status = engine.wait().unwrap();
+    assert!(status.success());
+}
