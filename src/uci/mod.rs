@@ -11,6 +11,7 @@
 pub mod options;
 
 use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
@@ -57,6 +58,8 @@ struct Uci<W: Write + Send + 'static> {
     running: Option<JoinHandle<()>>,
     /// The running search waits for `stop` (`go infinite` or `go ponder`).
     running_unbounded: bool,
+    /// Counts the `go`s, so that a `ponderhit` timer never stops a later search.
+    generation: Arc<AtomicU64>,
     position: Position,
     options: Options,
 }
@@ -75,6 +78,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             pondering: Arc::new(Mutex::new(None)),
             running: None,
             running_unbounded: false,
+            generation: Arc::new(AtomicU64::new(0)),
             position: Position::from_fen(START_FEN).expect("the start position is valid"),
             options,
         };
@@ -272,6 +276,7 @@ impl<W: Write + Send + 'static> Uci<W> {
         let out = Arc::clone(&self.out);
         let stop = self.stop.clone();
         let pondering = Arc::clone(&self.pondering);
+        self.generation.fetch_add(1, Ordering::SeqCst);
         stop.reset();
         self.running = Some(thread::spawn(move || {
             let mut searcher = searcher
@@ -315,11 +320,15 @@ impl<W: Write + Send + 'static> Uci<W> {
         let side = self.position.board().turn();
         let budget = TimeManager::new(&limits, side).budget();
         let stop = self.stop.clone();
+        let generation = Arc::clone(&self.generation);
+        let this_search = generation.load(Ordering::SeqCst);
         match budget {
             Some(budget) => {
                 thread::spawn(move || {
                     thread::sleep(budget);
-                    stop.stop();
+                    if generation.load(Ordering::SeqCst) == this_search {
+                        stop.stop();
+                    }
                 });
             }
             None if limits.is_infinite() => {}
