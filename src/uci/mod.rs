@@ -357,10 +357,7 @@ fn info_lines(info: &SearchInfo) -> Vec<String> {
         .iter()
         .enumerate()
         .map(|(index, line)| {
-            let score = match line.score.kind() {
-                ScoreKind::Centipawns(cp) => format!("cp {cp}"),
-                ScoreKind::Mate(moves) => format!("mate {moves}"),
-            };
+            let score = uci_score(line.score);
             let pv: Vec<String> = line.pv.iter().map(|m| move_to_uci(*m)).collect();
             format!(
                 "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
@@ -379,6 +376,14 @@ fn info_lines(info: &SearchInfo) -> Vec<String> {
         .collect()
 }
 
+/// A score as UCI writes it: `cp N` or `mate N` (moves; negative when mated).
+fn uci_score(score: crate::score::Score) -> String {
+    match score.kind() {
+        ScoreKind::Centipawns(cp) => format!("cp {cp}"),
+        ScoreKind::Mate(moves) => format!("mate {moves}"),
+    }
+}
+
 fn report_decision<W: Write>(out: &Mutex<W>, decision: &Decision) {
     let ponder = match decision {
         Decision::Book(book) => {
@@ -391,10 +396,7 @@ fn report_decision<W: Write>(out: &Mutex<W>, decision: &Decision) {
         }
         Decision::Tablebase(tablebase) => {
             let root = &tablebase.root;
-            let score = match root.score.kind() {
-                ScoreKind::Centipawns(cp) => format!("cp {cp}"),
-                ScoreKind::Mate(moves) => format!("mate {moves}"),
-            };
+            let score = uci_score(root.score);
             let uci = move_to_uci(root.chess_move);
             send(
                 out,
