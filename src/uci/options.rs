@@ -5,11 +5,15 @@ use std::fmt::Write as _;
 use crate::level::LEVELS;
 use crate::transposition::MAX_HASH_MB;
 
-/// `UCI_Elo`'s range and the Elo each level is taken to play at. The numbers are a first guess
-/// spread over the range until matches against Stockfish's `UCI_Elo` calibrate them.
+/// `UCI_Elo`'s range and the Elo each level plays at on Stockfish 15.1's `UCI_Elo` scale at
+/// 10 s + 0.1 s. Measured (BENCHMARKS.md, `benches/match.py`): level 3 1261 (40 games against
+/// `UCI_Elo` 1350), level 5 1600 (40 games against 1600), level 7 1863 (40 games against 2000) and
+/// level 10 1944 (100 games against 2000), each within about ±100; the other levels are
+/// interpolated between those and not yet measured. An Elo above the top level's plays at full
+/// strength.
+pub const LEVEL_ELO: [i64; 10] = [920, 1090, 1260, 1430, 1600, 1730, 1860, 1890, 1915, 1940];
 pub const ELO_MIN: i64 = 800;
 pub const ELO_MAX: i64 = 2800;
-pub const LEVEL_ELO: [i64; 10] = [800, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2400, 2800];
 
 /// Every option's current value.
 #[derive(Clone, Debug, PartialEq, Eq)]
