@@ -15,6 +15,8 @@ from typing import Any
 import chess
 import chess.pgn
 import pytest
+from bookfiles import write_book
+from ferrochess import DEFAULT_BOOK, open_book
 from ferrochess.web import create_app
 from flask import Flask
 from flask.testing import FlaskClient
@@ -231,10 +233,21 @@ def test_unknown_api_paths_and_methods_are_json(client: FlaskClient) -> None:
 
 def test_no_request_chooses_a_file(client: FlaskClient, tmp_path: Path) -> None:
     # Book and tablebase paths are server configuration: request fields naming them are ignored.
-    secret = tmp_path / "book.bin"
-    body = {"moves": [], "level": 1, "book_path": str(secret), "syzygy_path": str(tmp_path)}
-    assert client.post("/api/move", json=body).status_code == 200
-    assert not secret.exists()
+    # The named book would make White play a2a3 (the default book never does); the named
+    # tablebase directory does not exist (opening it would fail).
+    planted = write_book(tmp_path / "planted.bin", chess.Board(), {"a2a3": 1000})
+    body = {
+        "moves": [],
+        "level": 1,
+        "book_path": str(planted),
+        "book_file": str(planted),
+        "syzygy_path": str(tmp_path / "missing"),
+    }
+    answer = post(client, "/api/move", body)
+    assert answer.status_code == 200
+    assert answer.json["source"] == "book" and answer.json["move"] != "a2a3"
+    with open_book(DEFAULT_BOOK) as book:
+        assert answer.json["move"] in {e.move.uci() for e in book.find_all(chess.Board())}
 
 
 # --- a busy server --------------------------------------------------------------------------------

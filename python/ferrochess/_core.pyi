@@ -113,6 +113,14 @@ class _SearchInfo(TypedDict):
     """The engine's book moves of the position as ``(uci, weight)``, heaviest first (empty when
     there is no book or the position is not in it, and in callback results)."""
 
+_BoardState = tuple[
+    tuple[int, int, int, int, int, int, int, int], bool, int, int | None, int, int
+]
+"""A position as python-chess keeps it (``ferrochess.interop.board_state``): the bitboards of
+white, black, pawns, knights, bishops, rooks, queens and kings; the turn (True for White); the
+squares of the rooks that may castle; the en passant square or None; the halfmove clock; the
+fullmove number."""
+
 class _Term(TypedDict):
     """One term of the evaluation, from White's point of view, in centipawns."""
 
@@ -374,18 +382,10 @@ class Book:
         """
 
     def find_all_board(
-        self,
-        pieces: tuple[int, int, int, int, int, int, int, int],
-        turn: bool,
-        castling: int,
-        ep: int | None,
-        halfmoves: int,
-        fullmoves: int,
-        minimum_weight: int = 1,
+        self, state: _BoardState, minimum_weight: int = 1
     ) -> list[tuple[int, int, int, int, int, int, int | None]]:
-        """Like :meth:`find_all` for a position given as python-chess keeps it: ``pieces`` are the
-        bitboards of white, black, pawns, knights, bishops, rooks, queens and kings; ``castling``
-        the squares of the rooks that may castle; ``ep`` the en passant square or None. Returns
+        """Like :meth:`find_all` for a position given as python-chess keeps it (``state``: see
+        ``_BoardState``). Returns
         ``(key, raw_move, weight, learn, from_square, to_square, promotion)`` with python-chess's
         square and piece type numbers (castling as the king's move, e1g1). Raises
         InvalidFenError, quoting the position's FEN, when it is not a legal position.
@@ -414,15 +414,6 @@ class Tablebase:
         """WDL (``metric`` ``"wdl"``) or DTZ (``"dtz"``) of ``fen`` after ``moves``, or None when
         the tables do not hold it. Raises TablebaseError for an unreadable table."""
 
-    def probe_board(
-        self,
-        metric: str,
-        pieces: tuple[int, int, int, int, int, int, int, int],
-        turn: bool,
-        castling: int,
-        ep: int | None,
-        halfmoves: int,
-        fullmoves: int,
-    ) -> int | None:
-        """Like :meth:`probe_fen` for a position given as python-chess keeps it (see
-        :meth:`Book.find_all_board`)."""
+    def probe_board(self, metric: str, state: _BoardState) -> int | None:
+        """Like :meth:`probe_fen` for a position given as python-chess keeps it (``state``: see
+        ``_BoardState``)."""

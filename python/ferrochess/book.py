@@ -84,9 +84,8 @@ class Book(Closing):
                     yield chess.polyglot.Entry(key, raw_move, weight_, learn, move)
             return
         # A board is passed as bitboards: no FEN to write, no history to replay.
-        pieces, turn, castling, ep, halfmoves, fullmoves = board_state(board)
         for key, raw_move, weight_, learn, from_square, to_square, promotion in (
-            book.find_all_board(pieces, turn, castling, ep, halfmoves, fullmoves, weight)
+            book.find_all_board(board_state(board), weight)
         ):
             move = chess.Move(from_square, to_square, promotion)
             if move not in exclude_moves:

@@ -99,6 +99,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def add_progress_option(command: argparse.ArgumentParser) -> None:
+    """Add ``--progress/--no-progress`` (default: a bar when stderr is a terminal)."""
+    command.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="draw a progress bar on stderr (default: when stderr is a terminal)",
+    )
+
+
+def show_progress(args: argparse.Namespace) -> bool:
+    """Whether to draw the progress bar ``add_progress_option`` asked about."""
+    return sys.stderr.isatty() if args.progress is None else bool(args.progress)
+
+
 def add_analyse_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``analyse``: review every game of PGN files."""
     analyse = commands.add_parser(
@@ -121,12 +136,7 @@ def add_analyse_command(commands: argparse._SubParsersAction[argparse.ArgumentPa
         "--annotate", default=None, metavar="OUT.pgn",
         help="also write the games with [%%eval] comments and ?! ? ?? marks",
     )  # fmt: skip
-    analyse.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="draw a progress bar on stderr (default: when stderr is a terminal)",
-    )
+    add_progress_option(analyse)
 
 
 def run_analyse(args: argparse.Namespace) -> int:
@@ -138,9 +148,8 @@ def run_analyse(args: argparse.Namespace) -> int:
     if args.depth is None and args.nodes is None:
         args.depth = 10
     limit = chess.engine.Limit(depth=args.depth, nodes=args.nodes)
-    show_progress = sys.stderr.isatty() if args.progress is None else args.progress
     summary = analyse_pgn(
-        args.pgn, args.output, limit, workers=args.workers, progress=show_progress
+        args.pgn, args.output, limit, workers=args.workers, progress=show_progress(args)
     )
     print(
         f"{summary.analysed} games analysed, {summary.skipped_done} already done, "
@@ -232,12 +241,7 @@ def add_book_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
         metavar="N",
         help="games a move needs to be kept (default: 3)",
     )
-    build.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="draw a progress bar on stderr (default: when stderr is a terminal)",
-    )
+    add_progress_option(build)
     show = book_commands.add_parser(
         "show",
         help="list the book moves of a position",
@@ -277,8 +281,7 @@ class ProgressBar:
 def run_book(args: argparse.Namespace) -> int:
     """Execute ``book build`` or ``book show``."""
     if args.book_command == "build":
-        show_progress = sys.stderr.isatty() if args.progress is None else args.progress
-        bar = ProgressBar(sys.stderr) if show_progress else None
+        bar = ProgressBar(sys.stderr) if show_progress(args) else None
         try:
             report = build_book(
                 args.pgn,

@@ -63,7 +63,7 @@ class Tablebase(Closing):
         if isinstance(board, str):
             fen, moves = to_history(board)
             return tables.probe_fen(metric, fen, moves)
-        return tables.probe_board(metric, *board_state(board))
+        return tables.probe_board(metric, board_state(board))
 
     def probe_wdl(self, board: BoardLike) -> int:
         """WDL of ``board`` (see the module docs); MissingTableError when the tables lack it."""

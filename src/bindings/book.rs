@@ -6,7 +6,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::convert::{Pieces, board_from_state};
+use super::convert::{BoardState, board_from_state};
 use super::errors::to_python;
 use super::gil::without_gil;
 use crate::book::Book as CoreBook;
@@ -75,25 +75,17 @@ impl Book {
         })
     }
 
-    /// The legal book moves of a position given as python-chess's board state (`Pieces`, turn
-    /// (True for White), castling rights as rook squares, en passant square or None, halfmove
-    /// clock, fullmove number), in file order: the fast path, with no FEN to write or parse.
-    #[pyo3(signature = (pieces, turn, castling, ep, halfmoves, fullmoves, minimum_weight = 1))]
-    #[allow(clippy::too_many_arguments)]
+    /// The legal book moves of a position given as python-chess's board state (`BoardState`),
+    /// in file order: the fast path, with no FEN to write or parse.
+    #[pyo3(signature = (state, minimum_weight = 1))]
     fn find_all_board(
         &self,
         py: Python<'_>,
-        pieces: Pieces,
-        turn: bool,
-        castling: u64,
-        ep: Option<u8>,
-        halfmoves: u32,
-        fullmoves: u32,
+        state: BoardState,
         minimum_weight: u16,
     ) -> PyResult<Vec<FastEntryTuple>> {
         // Too short a call to gain from releasing the GIL.
-        let position = board_from_state(pieces, turn, castling, ep, halfmoves, fullmoves)
-            .map_err(|e| to_python(py, e))?;
+        let position = board_from_state(state).map_err(|e| to_python(py, e))?;
         Ok(self
             .book
             .find_all(&position, minimum_weight)

@@ -80,15 +80,14 @@ impl BookArguments {
 /// queens, kings.
 pub type Pieces = (u64, u64, u64, u64, u64, u64, u64, u64);
 
-/// The position a python-chess board's state describes (see `interop.board_state`).
-pub fn board_from_state(
-    pieces: Pieces,
-    turn: bool,
-    castling: u64,
-    ep: Option<u8>,
-    halfmoves: u32,
-    fullmoves: u32,
-) -> Result<shakmaty::Chess, Error> {
+/// A python-chess board's current position as `interop.board_state` passes it: pieces, turn (True
+/// for White), castling rights (rook squares), en passant square or None, halfmove clock,
+/// fullmove number.
+pub type BoardState = (Pieces, bool, u64, Option<u8>, u32, u32);
+
+/// The position a python-chess board's state describes.
+pub fn board_from_state(state: BoardState) -> Result<shakmaty::Chess, Error> {
+    let (pieces, turn, castling, ep, halfmoves, fullmoves) = state;
     let (white, black, pawns, knights, bishops, rooks, queens, kings) = pieces;
     from_bitboards(&Bitboards {
         by_color: [white, black],

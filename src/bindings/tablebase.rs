@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 
-use super::convert::{Pieces, board_from_state};
+use super::convert::{BoardState, board_from_state};
 use super::errors::to_python;
 use super::gil::without_gil;
 use crate::position::Position;
@@ -77,22 +77,14 @@ impl Tablebase {
     }
 
     /// Like `probe_fen` for a position given as python-chess keeps it (see `Book.find_all_board`).
-    #[pyo3(signature = (metric, pieces, turn, castling, ep, halfmoves, fullmoves))]
-    #[allow(clippy::too_many_arguments)]
     fn probe_board(
         &self,
         py: Python<'_>,
         metric: &str,
-        pieces: Pieces,
-        turn: bool,
-        castling: u64,
-        ep: Option<u8>,
-        halfmoves: u32,
-        fullmoves: u32,
+        state: BoardState,
     ) -> PyResult<Option<i32>> {
         let metric = parse_metric(metric)?;
-        let position = board_from_state(pieces, turn, castling, ep, halfmoves, fullmoves)
-            .map_err(|e| to_python(py, e))?;
+        let position = board_from_state(state).map_err(|e| to_python(py, e))?;
         without_gil(py, || self.probe(&position, metric))
     }
 

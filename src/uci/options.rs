@@ -19,7 +19,6 @@ pub const ELO_MAX: i64 = 2800;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     pub hash_mb: usize,
-    pub threads: usize,
     pub multipv: usize,
     pub own_book: bool,
     /// `"default"` (the compiled-in book) or a path.
@@ -35,7 +34,6 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             hash_mb: 16,
-            threads: 1,
             multipv: 1,
             own_book: true,
             book_file: crate::book::DEFAULT_BOOK_NAME.to_string(),
@@ -126,7 +124,8 @@ impl Options {
                 Ok(Changed::Hash)
             }
             "threads" => {
-                self.threads = spin(1, 1)? as usize;
+                // One search thread: only 1 is accepted, and there is nothing to store.
+                spin(1, 1)?;
                 Ok(Changed::Nothing)
             }
             "multipv" => {
