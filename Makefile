@@ -1,9 +1,13 @@
 .DEFAULT_GOAL := help
 PYTHON ?= python3
+SHELL := /bin/bash
 # The notebooks' tablebase sections use these tables when no FERROCHESS_SYZYGY_PATH is set.
 SHARED_SYZYGY := $(abspath $(wildcard ../shared/data/syzygy))
 
-.PHONY: help dev lint test test-rust test-python test-notebooks bench bench-tutorial book
+FUZZ_TARGETS := fen moves book uci
+FUZZ_SECONDS ?= 30
+
+.PHONY: help dev lint test test-rust test-python test-notebooks fuzz reliability bench bench-tutorial book
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -29,6 +33,20 @@ test-python: ## pytest (needs `make dev` first)
 test-notebooks: ## run every notebook top to bottom (needs `make dev` first)
 	MPLBACKEND=Agg FERROCHESS_SYZYGY_PATH="$${FERROCHESS_SYZYGY_PATH:-$(SHARED_SYZYGY)}" \
 		$(PYTHON) -m pytest -q --nbval-lax notebooks
+
+fuzz: ## run every fuzz target FUZZ_SECONDS (30) s each; needs `cargo install cargo-fuzz`
+	@for target in $(FUZZ_TARGETS); do \
+		mkdir -p tests/fuzz/corpus/$$target; \
+		echo "fuzz $$target for $(FUZZ_SECONDS) s"; \
+		cargo fuzz run --fuzz-dir tests/fuzz -s none $$target tests/fuzz/corpus/$$target \
+			tests/fuzz/seeds/$$target -- -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-rss_limit_mb=4096 2>&1 | grep -E '^(stat::number_of_executed_units|Done)|ERROR|panicked' \
+			; test $${PIPESTATUS[0]} -eq 0 || exit 1; \
+	done
+
+reliability: ## the full stress and resource runs of RELIABILITY.md (about 5 minutes)
+	$(PYTHON) benches/reliability.py stress --seconds 60 --threads 8
+	$(PYTHON) benches/reliability.py resources --calls 10000
 
 bench: ## speed benchmarks, a few minutes; see BENCHMARKS.md
 	cargo bench --bench search_bench

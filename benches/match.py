@@ -17,6 +17,8 @@ or an illegal move (reported by engine).
 An engine spec is `COMMAND[;proto=uci|xboard][;name=NAME][;OPTION=VALUE...]`, for example
 `target/release/ferrochess-uci;UCI_LimitStrength=true;UCI_Elo=1400` or
 `/usr/games/stockfish;UCI_LimitStrength=true;UCI_Elo=1350` or `/usr/games/phalanx;proto=xboard`.
+XBoard engines get the clock as `level 0 M:SS INC` plus `time`/`otim` before every move; Phalanx
+reads a fractional increment as 0, so it plans as if it had none (its clock here still gets it).
 
     python benches/match.py --engine SPEC --engine SPEC [--games 40] [--tc 10+0.1] [--pgn out.pgn]
         [--seed 1] [--sprt 0,10] [--json]
@@ -27,6 +29,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import logging
 import math
 import random
 import shlex
@@ -190,6 +193,9 @@ def main() -> int:
     parser.add_argument("--sprt", default=None, help="elo0,elo1")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    # XBoard engines such as Phalanx echo every command back ("you play both", "post off"), which
+    # python-chess logs as a warning per line; engine errors are still reported below.
+    logging.getLogger("chess.engine").setLevel(logging.ERROR)
     if len(args.engine) != 2:
         parser.error("give exactly two --engine specs")
     first, second = (Spec.parse(text) for text in args.engine)

@@ -30,8 +30,13 @@ pub struct Level {
     /// How loosely the choice follows the scores: a line `temperature` centipawns worse than the
     /// best is chosen e (2.718) times less often. 0 always plays the best.
     pub temperature: i32,
+    /// About how strongly it plays, in Elo on Stockfish 15.1's `UCI_Elo` scale at 10 s + 0.1 s a
+    /// game: what `UCI_LimitStrength` maps `UCI_Elo` onto. Measured in games (BENCHMARKS.md,
+    /// "Playing strength"); see [`LEVELS`] for how.
+    pub elo: u16,
 }
 
+#[allow(clippy::too_many_arguments)]
 const fn level(
     number: u8,
     name: &'static str,
@@ -40,6 +45,7 @@ const fn level(
     candidates: usize,
     window: i32,
     temperature: i32,
+    elo: u16,
 ) -> Level {
     Level {
         number,
@@ -49,20 +55,24 @@ const fn level(
         candidates,
         window,
         temperature,
+        elo,
     }
 }
 
 /// The levels, weakest first.
+///
+/// Each level's [`Level::elo`] comes from matches against Stockfish 15.1's `UCI_Elo` at 10 s + 0.1 s
+/// (BENCHMARKS.md, "Playing strength", which gives every match and how the table was read off).
 pub const LEVELS: [Level; 10] = [
-    level(1, "Beginner", 1, 2_000, 5, 250, 120),
-    level(2, "Novice", 1, 5_000, 4, 150, 70),
-    level(3, "Casual", 2, 10_000, 4, 100, 45),
-    level(4, "Improver", 3, 30_000, 3, 70, 30),
-    level(5, "Club", 4, 80_000, 3, 45, 18),
-    level(6, "Strong club", 5, 200_000, 2, 30, 10),
-    level(7, "Expert", 7, 600_000, 2, 15, 5),
-    level(8, "Candidate master", 9, 2_000_000, 1, 0, 0),
-    level(9, "Master", 12, 8_000_000, 1, 0, 0),
+    level(1, "Beginner", 1, 2_000, 5, 250, 120, 920),
+    level(2, "Novice", 1, 5_000, 4, 150, 70, 1090),
+    level(3, "Casual", 2, 10_000, 4, 100, 45, 1260),
+    level(4, "Improver", 3, 30_000, 3, 70, 30, 1430),
+    level(5, "Club", 4, 80_000, 3, 45, 18, 1600),
+    level(6, "Strong club", 5, 200_000, 2, 30, 10, 1730),
+    level(7, "Expert", 7, 600_000, 2, 15, 5, 1860),
+    level(8, "Candidate master", 9, 2_000_000, 1, 0, 0, 1890),
+    level(9, "Master", 12, 8_000_000, 1, 0, 0, 1915),
     Level {
         number: 10,
         name: "Full strength",
@@ -71,6 +81,7 @@ pub const LEVELS: [Level; 10] = [
         candidates: 1,
         window: 0,
         temperature: 0,
+        elo: 1940,
     },
 ];
 

@@ -24,8 +24,12 @@ impl Write for Shared {
 }
 
 fn session(input: &str) -> Vec<String> {
+    session_bytes(input.as_bytes())
+}
+
+fn session_bytes(input: &[u8]) -> Vec<String> {
     let output = Shared::default();
-    ferrochess::uci::run(input.as_bytes(), output.clone()).unwrap();
+    ferrochess::uci::run(input, output.clone()).unwrap();
     let text = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
     text.lines().map(str::to_string).collect()
 }
@@ -152,6 +156,69 @@ fn bad_input_is_answered_not_fatal() {
     assert!(lines.iter().any(|l| l.contains("e2e5")));
     // The bad position left the last good one: after e2e4 Black moves.
     assert_legal(START, &["e2e4"], &bestmoves(&lines)[0]);
+}
+
+/// What a confused or broken GUI sends: bytes that are not UTF-8, unknown commands, `go` before any
+/// `position`, `stop` with nothing running, `ponderhit` without `go ponder`, and then a normal game;
+/// the engine keeps answering every `isready` and plays legal moves.
+#[test]
+fn garbage_and_out_of_order_commands_are_survived() {
+    let mut input = b"\xff\xfe\x00garbage\n\xc3(\n".to_vec();
+    input.extend_from_slice(
+        b"isready\nstop\nponderhit\nstop\ngo depth 2\nisready\nfrobnicate now\n\n   \n\t\n\
+          position\nposition fen\nposition startpos moves\nposition startpos moves e2e4 junk\n\
+          go\nstop\ngo movetime -5\ngo wtime 99999999999999999999\n\
+          position startpos moves e2e4\nisready\ngo depth 3\nisready\nquit\n",
+    );
+    let lines = session_bytes(&input);
+    assert_eq!(
+        lines.iter().filter(|l| *l == "readyok").count(),
+        4,
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("unknown command") && l.contains("garbage"))
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("unknown command: frobnicate now"))
+    );
+    let moves = bestmoves(&lines);
+    // `go depth 2` and `go` from the start position (no `position` yet), the last after e2e4.
+    assert!(moves.len() >= 3, "{lines:?}");
+    assert_legal(START, &[], &moves[0]);
+    assert_legal(START, &["e2e4"], moves.last().unwrap());
+}
+
+/// The input ends while the engine thinks (`go infinite`, then nothing): the search is stopped,
+/// its move printed, and the loop returns at once.
+#[test]
+fn end_of_input_during_a_search_stops_it() {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let lines = session("setoption name OwnBook value false\nposition startpos\ngo infinite\n");
+        sender.send(lines).unwrap();
+    });
+    // A liveness bound, not a speed check: without the stop the search would never end.
+    let lines = receiver
+        .recv_timeout(Duration::from_secs(120))
+        .expect("the loop returned after the end of its input");
+    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
+}
+
+/// A game of 2,000 plies (knights back and forth) is read, and the engine still moves.
+#[test]
+fn a_very_long_move_list_is_read() {
+    let moves = ["g1f3", "g8f6", "f3g1", "f6g8"].repeat(500).join(" ");
+    let lines = session(&format!(
+        "setoption name OwnBook value false\nposition startpos moves {moves}\ngo depth 4\nquit\n"
+    ));
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 1, "{lines:?}");
+    assert_legal(START, &[], &best[0]);
 }
 
 #[test]

@@ -118,6 +118,9 @@ class Level(NamedTuple):
     """Only moves within this many centipawns of the best are played."""
     temperature: int
     """A move this many centipawns worse than the best is played e (2.718) times less often."""
+    elo: int
+    """About how strongly it plays: Elo on Stockfish 15.1's ``UCI_Elo`` scale at 10 s + 0.1 s a
+    game, measured in games against Stockfish (BENCHMARKS.md); what ``UCI_Elo`` maps onto."""
 
 
 def levels() -> list[Level]:
@@ -125,7 +128,9 @@ def levels() -> list[Level]:
 
     A weaker level looks less far ahead and chooses among the few moves its search rates close to
     the best, so it plays natural moves and misses deeper tactics rather than blundering at
-    random. Level 10 is the full search. The names describe; Elo calibration comes from games.
+    random. Level 10 is the full search. Each level's ``elo`` was measured in games against
+    Stockfish 15.1 at 10 s + 0.1 s (BENCHMARKS.md); at longer time controls the stronger levels,
+    whose caps bind less, gain more than the weaker ones.
     """
     return [Level(*level) for level in _core.levels()]
 

@@ -556,7 +556,8 @@ class BoardWidget:
         self.new_game_button = widgets.Button(description="New game", icon="refresh")
         self.flip_button = widgets.Button(description="Flip", icon="retweet")
         self.level_dropdown = widgets.Dropdown(
-            options=[(f"{level.number} {level.name}", level.number) for level in levels()],
+            options=[(f"{level.number} {level.name} (~{level.elo})", level.number)
+                     for level in levels()],
             value=self.game.level,
             description="Level",
         )

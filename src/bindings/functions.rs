@@ -103,10 +103,19 @@ pub fn legal_moves(py: Python<'_>, fen: String, moves: Vec<String>) -> PyResult<
 }
 
 /// The playing levels, weakest first: (number, name, max depth or None, max nodes or None,
-/// candidates, window in centipawns, temperature in centipawns).
+/// candidates, window in centipawns, temperature in centipawns, Elo).
 #[pyfunction]
 #[allow(clippy::type_complexity)]
-pub fn levels() -> Vec<(u8, &'static str, Option<u32>, Option<u64>, usize, i32, i32)> {
+pub fn levels() -> Vec<(
+    u8,
+    &'static str,
+    Option<u32>,
+    Option<u64>,
+    usize,
+    i32,
+    i32,
+    u16,
+)> {
     crate::level::LEVELS
         .iter()
         .map(|l| {
@@ -118,6 +127,7 @@ pub fn levels() -> Vec<(u8, &'static str, Option<u32>, Option<u64>, usize, i32, 
                 l.candidates,
                 l.window,
                 l.temperature,
+                l.elo,
             )
         })
         .collect()

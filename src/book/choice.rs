@@ -106,7 +106,9 @@ impl Random {
 /// The game ply of `position` as its FEN tells it: 0 at move 1 with White to move.
 pub fn game_ply(position: &Chess) -> u32 {
     let full_moves = position.fullmoves().get();
-    (full_moves - 1).saturating_mul(2) + u32::from(position.turn().is_black())
+    (full_moves - 1)
+        .saturating_mul(2)
+        .saturating_add(u32::from(position.turn().is_black()))
 }
 
 impl Book {

@@ -53,6 +53,8 @@ enum Storage {
     Mapped(Option<Mmap>),
     /// Bytes compiled into the program.
     Static(&'static [u8]),
+    /// Bytes handed over by the caller ([`Book::from_bytes`]).
+    Owned(Vec<u8>),
 }
 
 /// An open book.
@@ -71,16 +73,7 @@ impl Book {
         };
         let file = File::open(&path).map_err(io_error)?;
         let length = file.metadata().map_err(io_error)?.len();
-        let shown = path.display().to_string();
-        let invalid = |reason: String| Error::InvalidBook {
-            path: shown.clone(),
-            reason,
-        };
-        if length % ENTRY_BYTES as u64 != 0 {
-            return Err(invalid(format!(
-                "its size, {length} bytes, is not a multiple of the 16-byte entry size"
-            )));
-        }
+        check_size(length).map_err(|reason| invalid_book(&path, reason))?;
         let map = if length == 0 {
             None
         } else {
@@ -88,11 +81,20 @@ impl Book {
             // file is not truncated or rewritten by another process while the book is open.
             Some(unsafe { Mmap::map(&file) }.map_err(io_error)?)
         };
-        let book = Book {
-            storage: Storage::Mapped(map),
-            path,
-        };
-        book.check_sorted().map_err(invalid)?;
+        Book::checked(Storage::Mapped(map), path)
+    }
+
+    /// A book from its bytes, checked like [`Book::open`]; `name` stands for a path in messages.
+    pub fn from_bytes(bytes: Vec<u8>, name: &str) -> Result<Book, Error> {
+        let path = PathBuf::from(name);
+        check_size(bytes.len() as u64).map_err(|reason| invalid_book(&path, reason))?;
+        Book::checked(Storage::Owned(bytes), path)
+    }
+
+    fn checked(storage: Storage, path: PathBuf) -> Result<Book, Error> {
+        let book = Book { storage, path };
+        book.check_sorted()
+            .map_err(|reason| invalid_book(&book.path, reason))?;
         Ok(book)
     }
 
@@ -148,6 +150,7 @@ impl Book {
         match &self.storage {
             Storage::Mapped(map) => map.as_deref().unwrap_or_default(),
             Storage::Static(bytes) => bytes,
+            Storage::Owned(bytes) => bytes,
         }
     }
 
@@ -196,6 +199,24 @@ impl Book {
                 })
             })
             .collect()
+    }
+}
+
+/// A book's size must be a whole number of entries.
+fn check_size(length: u64) -> Result<(), String> {
+    if length.is_multiple_of(ENTRY_BYTES as u64) {
+        Ok(())
+    } else {
+        Err(format!(
+            "its size, {length} bytes, is not a multiple of the 16-byte entry size"
+        ))
+    }
+}
+
+fn invalid_book(path: &Path, reason: String) -> Error {
+    Error::InvalidBook {
+        path: path.display().to_string(),
+        reason,
     }
 }
 

@@ -28,11 +28,17 @@ use crate::search::{Decision, SearchInfo, SearchObserver, Searcher, ThinkOptions
 use crate::tablebase::{SYZYGY_PATH_ENV, Tablebases};
 use options::{Changed, Options};
 
-/// Runs the protocol until `quit` or the end of the input.
-pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Result<()> {
+/// Runs the protocol until `quit` or the end of the input. A line that is not UTF-8 is read with
+/// its bad bytes replaced (and then is most likely an unknown command): it never ends the loop.
+pub fn run<R: BufRead, W: Write + Send + 'static>(mut input: R, output: W) -> io::Result<()> {
     let mut uci = Uci::new(output);
-    for line in input.lines() {
-        if !uci.handle(&line?) {
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            break;
+        }
+        if !uci.handle(&String::from_utf8_lossy(&line)) {
             break;
         }
     }

@@ -5,13 +5,7 @@ use std::fmt::Write as _;
 use crate::level::LEVELS;
 use crate::transposition::MAX_HASH_MB;
 
-/// `UCI_Elo`'s range and the Elo each level plays at on Stockfish 15.1's `UCI_Elo` scale at
-/// 10 s + 0.1 s. Measured (BENCHMARKS.md, `benches/match.py`): level 3 1261 (40 games against
-/// `UCI_Elo` 1350), level 5 1600 (40 games against 1600), level 7 1863 (40 games against 2000) and
-/// level 10 1944 (100 games against 2000), each within about ±100; the other levels are
-/// interpolated between those and not yet measured. An Elo above the top level's plays at full
-/// strength.
-pub const LEVEL_ELO: [i64; 10] = [920, 1090, 1260, 1430, 1600, 1730, 1860, 1890, 1915, 1940];
+/// `UCI_Elo`'s range; each level's own Elo is [`crate::level::Level::elo`].
 pub const ELO_MIN: i64 = 800;
 pub const ELO_MAX: i64 = 2800;
 
@@ -169,9 +163,9 @@ impl Options {
         if !self.limit_strength {
             return None;
         }
-        let index = LEVEL_ELO
+        let index = LEVELS
             .iter()
-            .rposition(|&elo| elo <= self.elo)
+            .rposition(|level| i64::from(level.elo) <= self.elo)
             .unwrap_or(0);
         Some(LEVELS[index].number)
     }

@@ -28,6 +28,7 @@ import chess.svg
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from ferrochess.engine import levels
+from ferrochess.exceptions import IllegalMoveError, InvalidFenError
 from ferrochess.openings import opening
 from ferrochess.web.pool import Busy, EnginePool
 
@@ -38,6 +39,9 @@ bp = Blueprint("play", __name__, template_folder="templates", static_folder="sta
 MAX_MOVES = 2000
 """Longest game accepted, in plies (a real game is far shorter)."""
 MAX_NAME_LENGTH = 100
+MAX_MOVE_COUNTER = 100_000
+"""Largest halfmove clock or move number accepted in a FEN (the engine holds 32 bits; no real game
+comes near this)."""
 RETRY_AFTER_SECONDS = 1
 START_POSITION_CODE = "A00a"
 """Scid's name for the standard start position, which is no opening."""
@@ -65,6 +69,14 @@ class BadInput(Exception):
 @bp.errorhandler(BadInput)
 def bad_input(error: BadInput) -> Any:
     return jsonify(error=error.message, field=error.field), 400
+
+
+@bp.errorhandler(InvalidFenError)
+@bp.errorhandler(IllegalMoveError)
+def refused_by_the_engine(error: InvalidFenError | IllegalMoveError) -> Any:
+    """A game python-chess accepted but the engine cannot hold (a guard: game_from checks first)."""
+    field = "fen" if isinstance(error, InvalidFenError) else "moves"
+    return jsonify(error=str(error), field=field), 400
 
 
 @bp.errorhandler(Busy)
@@ -176,7 +188,10 @@ def api_pgn() -> Any:
 
 
 def payload() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # nested deeper than Python's JSON reader goes (within the size limit)
+        raise BadInput("body", "the body's JSON is nested too deeply") from None
     if not isinstance(data, dict):
         raise BadInput("body", "the body must be a JSON object (Content-Type: application/json)")
     return data
@@ -195,6 +210,8 @@ def game_from(data: dict[str, Any]) -> chess.Board:
         raise BadInput("fen", f"invalid FEN {fen!r}: {error}") from None
     if not board.is_valid():
         raise BadInput("fen", f"impossible position {fen!r}: {board.status()!r}")
+    if board.halfmove_clock > MAX_MOVE_COUNTER or board.fullmove_number > MAX_MOVE_COUNTER:
+        raise BadInput("fen", f"move counters above {MAX_MOVE_COUNTER} in {fen!r}")
     moves = data.get("moves", [])
     if not isinstance(moves, list):
         raise BadInput("moves", f"moves must be a list of UCI strings, not {type(moves).__name__}")
