@@ -4,7 +4,7 @@
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position as _};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup as _, Move, Position as _};
 
 use crate::error::Error;
 
@@ -15,6 +15,8 @@ pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq 
 struct State {
     board: Chess,
     key: u64,
+    /// Reached by a null move ([`Position::push_null`]).
+    null: bool,
 }
 
 /// A game: the position it started from, the moves played since, and the moves the search is trying.
@@ -124,7 +126,11 @@ impl Position {
     pub fn from_board(board: Chess) -> Position {
         let key = polyglot_key(&board);
         Position {
-            states: vec![State { board, key }],
+            states: vec![State {
+                board,
+                key,
+                null: false,
+            }],
             root: 0,
         }
     }
@@ -194,6 +200,7 @@ impl Position {
         let last = self.states.len() - 1;
         self.states.extend_from_within(last..);
         let state = &mut self.states[last + 1];
+        state.null = false;
         let incremental =
             state
                 .board
@@ -208,6 +215,34 @@ impl Position {
             polyglot_key(&state.board),
             "incremental Zobrist key diverged"
         );
+    }
+
+    /// Passes the move to the opponent (the search's null move): the side to move changes and
+    /// nothing else, but the en passant right is lost and the repetition and 50-move counts start
+    /// over (no position before a null move repeats one after it). The caller makes sure the side
+    /// to move is not in check; taken back with [`Position::pop`].
+    pub fn push_null(&mut self) {
+        let board = self.board();
+        debug_assert!(!board.is_check(), "a null move while in check");
+        let mut setup = board.to_setup(EnPassantMode::Legal);
+        setup.turn = !setup.turn;
+        setup.ep_square = None;
+        setup.halfmoves = 0;
+        let board = Chess::from_setup(setup, CastlingMode::Standard)
+            .or_else(|error| error.ignore_impossible_check())
+            .expect("passing the move keeps a legal position legal");
+        let key = polyglot_key(&board);
+        self.states.push(State {
+            board,
+            key,
+            null: true,
+        });
+    }
+
+    /// Whether the current position was reached by a null move.
+    #[inline]
+    pub fn is_after_null(&self) -> bool {
+        self.current().null
     }
 
     /// Takes back the last move played with [`Position::push`] after the root.

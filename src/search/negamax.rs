@@ -1,10 +1,15 @@
 //! The main search: negamax with alpha-beta, a transposition table and a check extension.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Move, Position as _};
+use shakmaty::{Chess, Move, Position as _, Role};
 
 use super::Context;
 use super::ordering::{is_quiet, pick_next, score_moves};
+use super::params::{
+    FUTILITY_MARGIN_CP, FUTILITY_MAX_DEPTH, LMR_BASE, LMR_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVES,
+    NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MIN_DEPTH,
+    REVERSE_FUTILITY_MARGIN_CP, REVERSE_FUTILITY_MAX_DEPTH,
+};
 use crate::score::{MAX_PLY, Score};
 use crate::tablebase::Wdl;
 use crate::transposition::{Bound, PackedMove};
@@ -24,8 +29,22 @@ impl Context<'_> {
         self.pv.clear(0);
         for &m in root_moves.iter().filter(|m| !excluded.contains(m)) {
             self.position.push(m);
-            let (child_alpha, child_beta) = self.child_window(alpha, beta);
-            let score = -self.negamax(depth - 1, child_alpha, child_beta);
+            // Principal variation search: after the first move, a null window shows whether a
+            // move beats the best so far; only then is it searched with the full window.
+            let mut score = None;
+            if best.is_some() && self.switches.alpha_beta {
+                let probe = -self.negamax(depth - 1, -alpha - 1, -alpha);
+                if probe <= alpha {
+                    score = Some(probe);
+                }
+            }
+            let score = match score {
+                Some(score) => score,
+                None => {
+                    let (child_alpha, child_beta) = self.child_window(alpha, beta);
+                    -self.negamax(depth - 1, child_alpha, child_beta)
+                }
+            };
             self.position.pop();
             if self.stopped {
                 break;
@@ -157,37 +176,133 @@ impl Context<'_> {
             return Score::DRAW;
         }
 
-        // Step 10. Order: TT move, captures by MVV-LVA, killers, history.
-        let side = self.position.board().turn();
-        let mut scores = score_moves(&moves, tt_move, self.killers.get(ply), self.history, side);
+        // Step 10. The static evaluation, for the pruning steps below (not in check, where every
+        // evasion must be searched, and not without alpha-beta, which they all rely on).
+        let pruning = self.switches.alpha_beta;
+        let pv_node = beta.value() - alpha.value() > 1;
+        let static_eval = if in_check || !pruning {
+            None
+        } else {
+            Some(self.evaluate())
+        };
 
-        // Step 11. Search each move; a move that reaches beta cuts the node off.
+        // Step 11. Reverse futility pruning: far enough above beta at a shallow non-PV node, the
+        // side to move keeps its advantage whatever it plays.
+        if let Some(eval) = static_eval
+            && !pv_node
+            && depth <= REVERSE_FUTILITY_MAX_DEPTH
+            && !beta.is_mate()
+            && !beta.is_tablebase()
+            && eval.value() - REVERSE_FUTILITY_MARGIN_CP * depth >= beta.value()
+        {
+            return eval;
+        }
+
+        // Step 12. Null-move pruning: if passing the move still fails high on a shallower search,
+        // a real move will too. Not twice in a row, and not with only pawns left (zugzwang).
+        if let Some(eval) = static_eval
+            && !pv_node
+            && ply > 0
+            && depth >= NULL_MOVE_MIN_DEPTH
+            && eval >= beta
+            && !self.position.is_after_null()
+            && has_pieces(self.position.board())
+        {
+            let reduction = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
+            self.position.push_null();
+            let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1);
+            self.position.pop();
+            if self.stopped {
+                return Score::DRAW;
+            }
+            if score >= beta {
+                // A mate found after passing is not proven: report beta instead.
+                return if score.is_mate() || score.is_tablebase() {
+                    beta
+                } else {
+                    score
+                };
+            }
+        }
+
+        // Step 13. Order: TT move, captures by MVV-LVA, killers, history.
+        let side = self.position.board().turn();
+        let killers = self.killers.get(ply);
+        let mut scores = score_moves(&moves, tt_move, killers, self.history, side);
+
+        // Step 14. Search each move: the first with the full window, the others with a null
+        // window first (principal variation search), late quiet moves also shallower (late move
+        // reductions), each re-searched when it beats alpha; at the frontier, quiet moves that
+        // cannot lift the evaluation to alpha are skipped (futility pruning). A move that reaches
+        // beta cuts the node off.
         let original_alpha = alpha;
         let mut best_score = -Score::INFINITE;
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut searched = 0usize;
         for index in 0..moves.len() {
             if self.switches.move_ordering {
                 pick_next(&mut moves, &mut scores, index);
             }
             let m = moves[index];
+            let quiet = is_quiet(m);
             self.position.push(m);
-            let (child_alpha, child_beta) = self.child_window(alpha, beta);
-            let score = -self.negamax(depth - 1, child_alpha, child_beta);
+            let gives_check = self.position.board().is_check();
+            if let Some(eval) = static_eval
+                && !pv_node
+                && quiet
+                && !gives_check
+                && searched > 0
+                && depth <= FUTILITY_MAX_DEPTH
+                && !best_score.is_mate()
+                && eval.value() + FUTILITY_MARGIN_CP * depth <= alpha.value()
+            {
+                self.position.pop();
+                continue;
+            }
+            let new_depth = depth - 1;
+            let score = if searched == 0 || !pruning {
+                let (child_alpha, child_beta) = self.child_window(alpha, beta);
+                -self.negamax(new_depth, child_alpha, child_beta)
+            } else {
+                let reduction = if depth >= LMR_MIN_DEPTH
+                    && searched >= LMR_MIN_MOVES
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                {
+                    let mut r = late_move_reduction(depth, searched);
+                    if pv_node || killers.contains(&Some(m)) {
+                        r -= 1;
+                    }
+                    r.clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                let mut score = -self.negamax(new_depth - reduction, -alpha - 1, -alpha);
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(new_depth, -alpha - 1, -alpha);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(new_depth, -beta, -alpha);
+                }
+                score
+            };
             self.position.pop();
             if self.stopped {
                 return Score::DRAW;
             }
+            searched += 1;
             if score > best_score {
                 best_score = score;
                 if score > alpha {
                     best_move = Some(m);
                     alpha = score;
                     self.pv.update(ply, m);
-                    if score >= beta && self.switches.alpha_beta {
+                    if score >= beta && pruning {
                         self.stats.cutoffs += 1;
-                        if is_quiet(m) {
-                            // Step 12. Remember the refutation: killer and history bonus, and a
+                        if quiet {
+                            // Step 15. Remember the refutation: killer and history bonus, and a
                             // history malus for the quiet moves that did not cut.
                             self.killers.add(ply, m);
                             let bonus = depth * depth;
@@ -200,13 +315,12 @@ impl Context<'_> {
                     }
                 }
             }
-            if is_quiet(m) {
+            if quiet {
                 // Past 64 quiet moves the malus stops: those moves were tried last anyway.
                 let _ = quiets_tried.try_push(m);
             }
         }
-
-        // Step 13. Store the result with its bound.
+        // Step 16. Store the result with its bound.
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
@@ -250,4 +364,18 @@ impl Context<'_> {
             }
         }
     }
+}
+
+/// Whether the side to move has a piece besides its king and pawns (else a null move could be
+/// the only way out of a zugzwang).
+fn has_pieces(board: &Chess) -> bool {
+    let ours = board.board().by_color(board.turn());
+    let pawns_and_king = board.board().by_role(Role::Pawn) | board.board().by_role(Role::King);
+    (ours & !pawns_and_king).any()
+}
+
+/// How many plies shallower the `searched`-th move (0-based) is first tried at `depth`.
+fn late_move_reduction(depth: i32, searched: usize) -> i32 {
+    let moves = (searched + 1) as f64;
+    (LMR_BASE + f64::from(depth).ln() * moves.ln() / LMR_DIVISOR) as i32
 }

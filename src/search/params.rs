@@ -17,6 +17,33 @@ pub const BIG_DELTA_CP: i32 = 1100;
 /// Centipawn value of each role (Pawn..King) for move ordering and delta pruning.
 pub const ORDERING_VALUE_CP: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
 
+/// Reverse futility pruning (static null move): at a non-PV node no deeper than this (plies)...
+pub const REVERSE_FUTILITY_MAX_DEPTH: i32 = 6;
+/// ...whose static evaluation beats beta by this many centipawns per ply of depth, the node fails
+/// high at once.
+pub const REVERSE_FUTILITY_MARGIN_CP: i32 = 75;
+
+/// Null-move pruning from this depth (plies) on...
+pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
+/// ...with the null move searched this many plies shallower, plus one per
+/// [`NULL_MOVE_DEPTH_DIVISOR`] plies of depth.
+pub const NULL_MOVE_BASE_REDUCTION: i32 = 3;
+pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
+
+/// Late move reductions: from this depth (plies) on, quiet moves after the first
+/// [`LMR_MIN_MOVES`] are searched `LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR` plies
+/// shallower first (and again at full depth if they beat alpha).
+pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_MIN_MOVES: usize = 3;
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_DIVISOR: f64 = 2.25;
+
+/// Futility pruning: at a non-PV node no deeper than this (plies), a quiet move that gives no
+/// check is skipped when the static evaluation plus [`FUTILITY_MARGIN_CP`] per ply cannot reach
+/// alpha.
+pub const FUTILITY_MAX_DEPTH: i32 = 3;
+pub const FUTILITY_MARGIN_CP: i32 = 100;
+
 /// Upper bound of a history score; the update uses "gravity" so values stay within it.
 pub const HISTORY_MAX: i32 = 16_384;
 

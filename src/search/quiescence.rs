@@ -1,5 +1,6 @@
 //! Quiescence search: at the horizon, play captures and queen promotions until the position is quiet,
-//! so the evaluation is never taken in the middle of an exchange.
+//! so the evaluation is never taken in the middle of an exchange. Checkmate is recognised here
+//! (every evasion is searched in check); stalemate is not (only captures are generated).
 
 use shakmaty::{Bitboard, Position as _, Rank, Role};
 
@@ -28,8 +29,7 @@ impl Context<'_> {
         let in_check = board.is_check();
 
         // Stand pat: the side to move may decline every capture (not when in check). Deciding this
-        // before generating moves saves the generation at most nodes; the price is that a
-        // stalemate is not seen where standing pat already fails high.
+        // before generating moves saves the generation at most nodes.
         let mut best_score = -Score::INFINITE;
         let mut stand_pat = -Score::INFINITE;
         let pruning = self.switches.alpha_beta;
@@ -48,17 +48,24 @@ impl Context<'_> {
             best_score = stand_pat;
         }
 
-        let mut moves = board.legal_moves();
-        if moves.is_empty() {
-            return if in_check {
-                Score::mated_in(ply)
-            } else {
-                Score::DRAW
-            };
-        }
-        if !in_check {
-            moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
-        }
+        // In check every evasion is searched (none is checkmate); otherwise only captures and
+        // queen promotions, generated as such (most nodes here; a stalemate is not recognised).
+        let mut moves = if in_check {
+            let evasions = board.legal_moves();
+            if evasions.is_empty() {
+                return Score::mated_in(ply);
+            }
+            evasions
+        } else {
+            let mut tactical = board.capture_moves();
+            tactical.extend(
+                board
+                    .promotion_moves()
+                    .into_iter()
+                    .filter(|m| !m.is_capture() && m.promotion() == Some(Role::Queen)),
+            );
+            tactical
+        };
 
         let mut scores = score_captures(&moves);
         for index in 0..moves.len() {
