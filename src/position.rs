@@ -58,7 +58,7 @@ pub fn parse_fen(fen: &str) -> Result<Chess, Error> {
     {
         return Err(invalid(format!(
             "invalid castling field '{castling}' (expected '-' or White's rights then Black's, \
-             each once, like 'KQkq')"
+             at most two each, like 'KQkq')"
         )));
     }
     let parsed: Fen = fen.trim().parse().map_err(|e| invalid(format!("{e}")))?;
