@@ -77,13 +77,6 @@ class StressReport:
     stop_latency_ms: list[float] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
-        latencies = sorted(self.stop_latency_ms)
-
-        def percentile(p: float) -> float | None:
-            if not latencies:
-                return None
-            return round(latencies[min(len(latencies) - 1, int(p * len(latencies)))], 2)
-
         return {
             "seconds": self.seconds,
             "threads": self.threads,
@@ -91,12 +84,19 @@ class StressReport:
             "total_calls": sum(self.calls.values()),
             "failures": self.failures,
             "hung_threads": self.hung_threads,
-            "stops_measured": len(latencies),
-            "stop_latency_ms": {
-                "p50": percentile(0.5), "p99": percentile(0.99),
-                "max": round(latencies[-1], 2) if latencies else None,
-            },
-        }  # fmt: skip
+            "stops_measured": len(self.stop_latency_ms),
+            "stop_latency_ms": spread(self.stop_latency_ms),
+        }
+
+
+def spread(values: list[float]) -> dict[str, float | None]:
+    """Median, 99th percentile and maximum of `values`, rounded to 0.01 (None when empty)."""
+    ordered = sorted(values)
+    if not ordered:
+        return {"p50": None, "p99": None, "max": None}
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    return {"p50": round(statistics.median(ordered), 2), "p99": round(p99, 2),
+            "max": round(ordered[-1], 2)}  # fmt: skip
 
 
 def stress(seconds: float, threads: int, seed: int = 1) -> StressReport:
@@ -276,13 +276,10 @@ def resources(calls: int, hash_mb: int = 256, seed: int = 1) -> dict[str, Any]:
                 started = time.perf_counter()
                 engine.play(board, Limit(time=budget))
                 values.append((time.perf_counter() - started - budget) * 1000)
-            values.sort()
             overruns[f"{budget}s"] = values
     result["movetime_overrun_ms"] = {
-        budget: {"searches": len(v), "p50": round(statistics.median(v), 2),
-                 "p99": round(v[min(len(v) - 1, int(0.99 * len(v)))], 2), "max": round(v[-1], 2)}
-        for budget, v in overruns.items()
-    }  # fmt: skip
+        budget: {"searches": len(v), **spread(v)} for budget, v in overruns.items()
+    }
     return result
 
 
