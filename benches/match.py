@@ -143,7 +143,9 @@ def play_game(
             outcome = Outcome(loser, f"illegal move {move}", forfeit=side)
             break
         if clocks[side] < 0:
-            outcome = Outcome(loser if winner_can_mate else "1/2-1/2", "time forfeit",
+            over_ms = -clocks[side] * 1000
+            outcome = Outcome(loser if winner_can_mate else "1/2-1/2",
+                              f"time forfeit ({over_ms:.0f} ms over, move {board.fullmove_number})",
                               forfeit=side)  # fmt: skip
             break
         clocks[side] += increment

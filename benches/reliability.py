@@ -6,9 +6,9 @@ Contract:
   and book lookups on positions from random legal games. Every move returned must be legal in its
   position and every call must end; an unexpected exception or a thread still running 60 s after
   the deadline fails the run. Meanwhile one more thread measures ``stop()`` latency: it starts a
-  long analysis on its own Engine, calls ``stop()`` from outside after a random 5-100 ms, and times
-  the gap from ``stop()`` to the analysis returning (p50/p99/max, in ms; the machine's other
-  threads keep both cores busy, so this includes waiting for a core).
+  long analysis on its own Engine, calls ``stop()`` from outside 5-100 ms after its first
+  iteration, and times the gap from ``stop()`` to the analysis returning (p50/p99/max, in ms; the
+  machine's other threads keep both cores busy, so this includes waiting for a core).
 - ``resources``: the resident memory (RSS, from /proc/self/status) an Engine's table takes per
   configured MB once a long search has filled it; RSS over 10,000 ``select_move`` calls and over
   10,000 ``Engine.play`` calls (sampled every 1,000, the growth from the first sample to the last);
@@ -77,13 +77,6 @@ class StressReport:
     stop_latency_ms: list[float] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
-        latencies = sorted(self.stop_latency_ms)
-
-        def percentile(p: float) -> float | None:
-            if not latencies:
-                return None
-            return round(latencies[min(len(latencies) - 1, int(p * len(latencies)))], 2)
-
         return {
             "seconds": self.seconds,
             "threads": self.threads,
@@ -91,12 +84,19 @@ class StressReport:
             "total_calls": sum(self.calls.values()),
             "failures": self.failures,
             "hung_threads": self.hung_threads,
-            "stops_measured": len(latencies),
-            "stop_latency_ms": {
-                "p50": percentile(0.5), "p99": percentile(0.99),
-                "max": round(latencies[-1], 2) if latencies else None,
-            },
-        }  # fmt: skip
+            "stops_measured": len(self.stop_latency_ms),
+            "stop_latency_ms": spread(self.stop_latency_ms),
+        }
+
+
+def spread(values: list[float]) -> dict[str, float | None]:
+    """Median, 99th percentile and maximum of `values`, rounded to 0.01 (None when empty)."""
+    ordered = sorted(values)
+    if not ordered:
+        return {"p50": None, "p99": None, "max": None}
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    return {"p50": round(statistics.median(ordered), 2), "p99": round(p99, 2),
+            "max": round(ordered[-1], 2)}  # fmt: skip
 
 
 def stress(seconds: float, threads: int, seed: int = 1) -> StressReport:
@@ -159,18 +159,29 @@ def stress(seconds: float, threads: int, seed: int = 1) -> StressReport:
         board = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9")
         with ferrochess.Engine(8, book=None) as engine:
             while time.monotonic() < deadline:
+                running = threading.Event()
                 done = threading.Event()
                 outcome: dict[str, Any] = {}
 
-                def search(outcome: dict[str, Any] = outcome, done: threading.Event = done) -> None:
+                def search(outcome: dict[str, Any] = outcome, done: threading.Event = done,
+                           running: threading.Event = running) -> None:  # fmt: skip
                     try:
-                        outcome["info"] = engine.analyse(board, Limit(depth=60))
+                        mark = lambda _info: running.set()  # noqa: E731
+                        outcome["info"] = engine.analyse(board, Limit(depth=60), callback=mark)
                     except Exception:
                         outcome["error"] = traceback.format_exc()
                     done.set()
 
                 searcher = threading.Thread(target=search)
                 searcher.start()
+                # stop() ends a running search; one called before the search starts is a no-op
+                # (documented), so wait until the first iteration has reported.
+                if not running.wait(HANG_GRACE_SECONDS):
+                    with lock:
+                        report.failures.append("an analysis never reported its first iteration")
+                    engine.stop()
+                    searcher.join()
+                    return
                 time.sleep(rng.uniform(0.005, 0.1))
                 started = time.perf_counter()
                 engine.stop()
@@ -265,13 +276,10 @@ def resources(calls: int, hash_mb: int = 256, seed: int = 1) -> dict[str, Any]:
                 started = time.perf_counter()
                 engine.play(board, Limit(time=budget))
                 values.append((time.perf_counter() - started - budget) * 1000)
-            values.sort()
             overruns[f"{budget}s"] = values
     result["movetime_overrun_ms"] = {
-        budget: {"searches": len(v), "p50": round(statistics.median(v), 2),
-                 "p99": round(v[min(len(v) - 1, int(0.99 * len(v)))], 2), "max": round(v[-1], 2)}
-        for budget, v in overruns.items()
-    }  # fmt: skip
+        budget: {"searches": len(v), **spread(v)} for budget, v in overruns.items()
+    }
     return result
 
 

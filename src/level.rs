@@ -64,15 +64,15 @@ const fn level(
 /// Each level's [`Level::elo`] comes from matches against Stockfish 15.1's `UCI_Elo` at 10 s + 0.1 s
 /// (BENCHMARKS.md, "Playing strength", which gives every match and how the table was read off).
 pub const LEVELS: [Level; 10] = [
-    level(1, "Beginner", 1, 2_000, 5, 250, 120, 920),
-    level(2, "Novice", 1, 5_000, 4, 150, 70, 1090),
-    level(3, "Casual", 2, 10_000, 4, 100, 45, 1260),
-    level(4, "Improver", 3, 30_000, 3, 70, 30, 1430),
+    level(1, "Beginner", 1, 2_000, 5, 250, 120, 838),
+    level(2, "Novice", 1, 5_000, 4, 150, 70, 1081),
+    level(3, "Casual", 2, 10_000, 4, 100, 45, 1261),
+    level(4, "Improver", 3, 30_000, 3, 70, 30, 1557),
     level(5, "Club", 4, 80_000, 3, 45, 18, 1600),
-    level(6, "Strong club", 5, 200_000, 2, 30, 10, 1730),
-    level(7, "Expert", 7, 600_000, 2, 15, 5, 1860),
-    level(8, "Candidate master", 9, 2_000_000, 1, 0, 0, 1890),
-    level(9, "Master", 12, 8_000_000, 1, 0, 0, 1915),
+    level(6, "Strong club", 5, 200_000, 2, 30, 10, 1905),
+    level(7, "Expert", 7, 600_000, 2, 15, 5, 1905),
+    level(8, "Candidate master", 9, 2_000_000, 1, 0, 0, 1925),
+    level(9, "Master", 12, 8_000_000, 1, 0, 0, 1995),
     Level {
         number: 10,
         name: "Full strength",
@@ -81,7 +81,7 @@ pub const LEVELS: [Level; 10] = [
         candidates: 1,
         window: 0,
         temperature: 0,
-        elo: 1940,
+        elo: 2011,
     },
 ];
 

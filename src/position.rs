@@ -55,10 +55,35 @@ pub fn parse_fen(fen: &str) -> Result<Chess, Error> {
              halfmove clock, fullmove number), found {fields}"
         )));
     }
+    if let Some(castling) = fen.split_whitespace().nth(2)
+        && !is_castling_field(castling)
+    {
+        return Err(invalid(format!(
+            "invalid castling field '{castling}' (expected '-' or White's rights then Black's, \
+             at most two each, like 'KQkq')"
+        )));
+    }
     let parsed: Fen = fen.trim().parse().map_err(|e| invalid(format!("{e}")))?;
     parsed
         .into_position::<Chess>(CastlingMode::Standard)
         .map_err(|e| invalid(format!("{e}")))
+}
+
+/// `-`, or White's castling rights then Black's, at most two each: `K`/`Q` or a rook's file
+/// (`A`-`H`) for White, the same in lower case for Black (python-chess's rule).
+fn is_castling_field(field: &str) -> bool {
+    if field == "-" {
+        return true;
+    }
+    let white = field
+        .bytes()
+        .take_while(|b| matches!(b, b'K' | b'Q' | b'A'..=b'H'))
+        .count();
+    let (ours, theirs) = field.as_bytes().split_at(white);
+    let black_ok = theirs
+        .iter()
+        .all(|b| matches!(b, b'k' | b'q' | b'a'..=b'h'));
+    !field.is_empty() && ours.len() <= 2 && theirs.len() <= 2 && black_ok
 }
 
 /// A position given as bitboards, the way python-chess's `Board` stores it: pieces by colour
@@ -359,6 +384,18 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn castling_fields_are_read_as_python_chess_reads_them() {
+        let fen = |castling: &str| format!("r3k2r/8/8/8/8/8/8/R3K2R w {castling} - 0 1");
+        for good in ["KQkq", "-", "Kk", "Qq", "K", "q", "HAha", "KK"] {
+            assert!(parse_fen(&fen(good)).is_ok(), "{good}");
+        }
+        for bad in ["kQkq", "kK", "KQkqx", "KQQkq", "KQ-", "x"] {
+            let error = parse_fen(&fen(bad)).unwrap_err().to_string();
+            assert!(error.contains("castling"), "{bad}: {error}");
+        }
+    }
 
     #[test]
     fn an_upcoming_repetition_is_seen() {

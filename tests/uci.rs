@@ -4,34 +4,22 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Chess, Position as _, fen::Fen, uci::UciMove};
 
-/// An output the test can read after the protocol finished with it.
-#[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Shared {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+// The fuzz targets' output buffer (`Captured`), which the test reads once the protocol ends.
+#[path = "fuzz/targets.rs"]
+mod targets;
 
 fn session(input: &str) -> Vec<String> {
     session_bytes(input.as_bytes())
 }
 
 fn session_bytes(input: &[u8]) -> Vec<String> {
-    let output = Shared::default();
+    let output = targets::Captured::default();
     ferrochess::uci::run(input, output.clone()).unwrap();
-    let text = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
-    text.lines().map(str::to_string).collect()
+    output.text().lines().map(str::to_string).collect()
 }
 
 fn bestmoves(lines: &[String]) -> Vec<String> {

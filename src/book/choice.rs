@@ -206,6 +206,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn game_ply_saturates_at_the_largest_move_number() {
+        let late = crate::position::parse_fen("8/8/4k3/8/8/4K3/4P3/8 b - - 0 4294967295").unwrap();
+        assert_eq!(game_ply(&late), u32::MAX);
+        let start = crate::position::parse_fen(crate::position::START_FEN).unwrap();
+        assert_eq!(game_ply(&start), 0);
+    }
+
+    #[test]
     fn random_is_reproducible_and_unbiased_enough() {
         let mut a = Random::seeded(7);
         let mut b = Random::seeded(7);

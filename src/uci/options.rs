@@ -217,9 +217,21 @@ mod tests {
         options.set("name UCI_LimitStrength value true").unwrap();
         options.set("name UCI_Elo value 800").unwrap();
         assert_eq!(options.level(), Some(1));
-        options.set("name UCI_Elo value 1500").unwrap();
-        assert_eq!(options.level(), Some(4));
         options.set("name UCI_Elo value 2800").unwrap();
         assert_eq!(options.level(), Some(10));
+        // Each level's own Elo selects it, or the strongest level measured alike.
+        for level in LEVELS {
+            options
+                .set(&format!("name UCI_Elo value {}", level.elo))
+                .unwrap();
+            let chosen = LEVELS[usize::from(options.level().unwrap()) - 1];
+            assert_eq!(chosen.elo, level.elo);
+            assert!(chosen.number >= level.number);
+        }
+        // Just below level 2's Elo is level 1.
+        options
+            .set(&format!("name UCI_Elo value {}", LEVELS[1].elo - 1))
+            .unwrap();
+        assert_eq!(options.level(), Some(1));
     }
 }

@@ -162,8 +162,9 @@ impl Write for Captured {
 }
 
 impl Captured {
+    /// Everything written so far (the engine writes only whole UTF-8 lines).
     pub fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.lock().expect("not poisoned")).into_owned()
+        String::from_utf8(self.0.lock().expect("not poisoned").clone()).expect("UTF-8 output")
     }
 }
 
