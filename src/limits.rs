@@ -179,9 +179,14 @@ impl TimeManager {
         self.hard.is_some_and(|hard| self.elapsed() >= hard)
     }
 
-    /// Whether another iteration should not be started.
-    pub fn soft_limit_reached(&self) -> bool {
-        self.soft.is_some_and(|soft| self.elapsed() >= soft)
+    /// Whether another iteration should not be started, the soft limit scaled by `factor` (the
+    /// search spends more while its best move keeps changing, less once it holds) but never
+    /// beyond the hard limit.
+    pub fn soft_limit_reached(&self, factor: f64) -> bool {
+        self.soft.is_some_and(|soft| {
+            let scaled = soft.mul_f64(factor.max(0.0));
+            self.elapsed() >= self.hard.map_or(scaled, |hard| scaled.min(hard))
+        })
     }
 
     /// The time the plan gives this move (the soft limit), if the search is timed.

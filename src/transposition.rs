@@ -3,6 +3,12 @@
 //! Each entry keeps the full key (so a hit is a real hit, bar a 64-bit collision) and packs the best
 //! move, the score (node-relative for mates, see [`Score::to_tt`]), the depth, the bound and the search
 //! generation into one `u64`. Replacement prefers the current search and deeper results.
+//!
+//! The table is shared by the threads of one search without locks: each slot is two atomic words,
+//! the data and the key XOR the data (Hyatt's lockless hashing), so a slot torn by two threads
+//! writing at once reads as a miss, never as another position's entry.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use shakmaty::{Move, Role};
 
@@ -57,12 +63,28 @@ pub struct TableEntry {
     pub bound: Bound,
 }
 
-/// One table slot. All-zero bytes are a valid empty slot (the table is allocated zeroed).
-#[derive(Copy, Clone, Default)]
+/// One table slot: the key XOR the data, and the data. All-zero bytes are a valid empty slot (the
+/// table is allocated zeroed).
+#[derive(Default)]
 #[repr(C)]
 struct Slot {
-    key: u64,
-    data: u64,
+    checked_key: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    /// The stored key and data; the key is wrong (a miss) if another thread wrote half the slot.
+    #[inline]
+    fn load(&self) -> (u64, u64) {
+        let data = self.data.load(Ordering::Relaxed);
+        (self.checked_key.load(Ordering::Relaxed) ^ data, data)
+    }
+
+    #[inline]
+    fn save(&self, key: u64, data: u64) {
+        self.checked_key.store(key ^ data, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
+    }
 }
 
 /// The table. Its size is fixed at creation, in megabytes.
@@ -101,7 +123,9 @@ impl TranspositionTable {
 
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
-        self.slots.fill(Slot::default());
+        for slot in self.slots.iter_mut() {
+            *slot = Slot::default();
+        }
         self.generation = 0;
     }
 
@@ -118,11 +142,10 @@ impl TranspositionTable {
     /// The entry stored for `key`, if any. The score is still node-relative.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TableEntry> {
-        let slot = self.slots[self.index(key)];
-        if slot.key != key || slot.data == 0 {
+        let (stored_key, data) = self.slots[self.index(key)].load();
+        if stored_key != key || data == 0 {
             return None;
         }
-        let data = slot.data;
         let bound = match (data >> 40) & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
@@ -138,21 +161,15 @@ impl TranspositionTable {
 
     /// Stores a result; `score` must already be node-relative.
     #[inline]
-    pub fn store(
-        &mut self,
-        key: u64,
-        best_move: PackedMove,
-        score: Score,
-        depth: i32,
-        bound: Bound,
-    ) {
+    pub fn store(&self, key: u64, best_move: PackedMove, score: Score, depth: i32, bound: Bound) {
         let index = self.index(key);
-        let slot = &mut self.slots[index];
-        let old_depth = ((slot.data >> 32) & 0xff) as i32;
-        let old_generation = ((slot.data >> 42) & 0x3f) as u8;
-        let same_position = slot.key == key;
+        let slot = &self.slots[index];
+        let (old_key, old_data) = slot.load();
+        let old_depth = ((old_data >> 32) & 0xff) as i32;
+        let old_generation = ((old_data >> 42) & 0x3f) as u8;
+        let same_position = old_key == key;
         if !same_position
-            && slot.data != 0
+            && old_data != 0
             && old_generation == self.generation
             && depth + 2 < old_depth
             && bound != Bound::Exact
@@ -161,7 +178,7 @@ impl TranspositionTable {
         }
         // Keep the old best move when the new result has none (an all-node).
         let best_move = if best_move.is_none() && same_position {
-            PackedMove(slot.data as u16)
+            PackedMove(old_data as u16)
         } else {
             best_move
         };
@@ -170,12 +187,12 @@ impl TranspositionTable {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        slot.key = key;
-        slot.data = best_move.0 as u64
+        let data = best_move.0 as u64
             | (score.to_i16() as u16 as u64) << 16
             | (depth.clamp(0, 255) as u64) << 32
             | bound_bits << 40
             | (self.generation as u64) << 42;
+        slot.save(key, data);
     }
 
     /// Permille of sampled entries written by the current search (UCI's `hashfull`).
@@ -183,7 +200,8 @@ impl TranspositionTable {
         let sample = self.slots.len().min(1000);
         let used = self.slots[..sample]
             .iter()
-            .filter(|slot| slot.data != 0 && ((slot.data >> 42) & 0x3f) as u8 == self.generation)
+            .map(|slot| slot.data.load(Ordering::Relaxed))
+            .filter(|&data| data != 0 && ((data >> 42) & 0x3f) as u8 == self.generation)
             .count();
         (used * 1000 / sample.max(1)) as u32
     }
@@ -197,7 +215,7 @@ fn allocate_zeroed(count: usize) -> Option<Box<[Slot]>> {
     if layout.size() == 0 {
         return None;
     }
-    // SAFETY: the layout has a non-zero size; all-zero bytes are a valid `Slot` (two u64s); the
+    // SAFETY: the layout has a non-zero size; all-zero bytes are a valid `Slot` (two AtomicU64s); the
     // boxed slice owns exactly the allocation made with the layout of `[Slot; count]`, which is the
     // layout its drop deallocates with.
     unsafe {

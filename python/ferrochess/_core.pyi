@@ -139,6 +139,16 @@ class _Evaluation(TypedDict):
     """Piece values."""
     placement: _Term
     """Piece-square bonuses."""
+    pawn_structure: _Term
+    """Doubled, isolated, backward, supported and side-by-side pawns."""
+    passed_pawns: _Term
+    """Passed pawns by rank, blocked, and each king's distance to the square in front."""
+    mobility: _Term
+    """Squares the knights, bishops, rooks and queens reach."""
+    king_safety: _Term
+    """Attacks on the enemy king's neighbourhood, the own king's pawn shelter and open files."""
+    pieces: _Term
+    """Bishop pair, rooks on open files, pieces attacked by pawns, knight outposts."""
     tempo: int
     """The bonus for having the move, from White's point of view (+ when White is to move)."""
     white: int

@@ -91,9 +91,10 @@ class SearchOptions:
 def evaluate(board: BoardLike) -> _Evaluation:
     """The static evaluation of ``board`` term by term, in centipawns.
 
-    Returns ``{"phase", "max_phase", "material", "placement", "tempo", "white",
-    "side_to_move"}``: ``phase`` runs from 0 (kings and pawns only) to ``max_phase`` (24, every
-    piece); ``material`` and ``placement`` (piece-square bonuses) are each ``{"middlegame",
+    Returns ``{"phase", "max_phase", "material", "placement", "pawn_structure", "passed_pawns",
+    "mobility", "king_safety", "pieces", "tempo", "white", "side_to_move"}``: ``phase`` runs
+    from 0 (kings and pawns only) to ``max_phase`` (24, every piece); ``material``,
+    ``placement`` (piece-square bonuses) and the positional terms are each ``{"middlegame",
     "endgame", "blended"}`` from White's point of view, blended by the phase; ``tempo`` is the
     bonus for having the move (White's view); ``white`` is the total (White's view) and
     ``side_to_move`` the same for the side to move, which is what the search uses at its leaves.

@@ -159,6 +159,11 @@ pub fn evaluate<'py>(
     dict.set_item("max_phase", crate::eval::pst::MAX_PHASE)?;
     dict.set_item("material", term(parts.material)?)?;
     dict.set_item("placement", term(parts.placement)?)?;
+    dict.set_item("pawn_structure", term(parts.pawn_structure)?)?;
+    dict.set_item("passed_pawns", term(parts.passed_pawns)?)?;
+    dict.set_item("mobility", term(parts.mobility)?)?;
+    dict.set_item("king_safety", term(parts.king_safety)?)?;
+    dict.set_item("pieces", term(parts.pieces)?)?;
     dict.set_item("tempo", parts.tempo)?;
     let white = parts.white();
     dict.set_item("white", white)?;

@@ -1,10 +1,13 @@
 //! Static evaluation, from the side to move's point of view.
 //!
-//! Material plus piece-square tables (PeSTO), tapered between middlegame and endgame by the material
-//! left on the board, and a tempo bonus for the side to move. Each further term gets its own
-//! function returning a [`Tapered`] pair from White's point of view, summed in [`evaluate`].
+//! Material plus piece-square tables (PeSTO), the positional terms of [`terms`] (pawn structure,
+//! passed pawns, mobility, king safety, piece terms; weights in [`weights`], fitted to game
+//! results), all tapered between middlegame and endgame by the material left on the board, and a
+//! tempo bonus for the side to move.
 
 pub mod pst;
+pub mod terms;
+pub mod weights;
 
 use shakmaty::{Chess, Color, Position as _, Role};
 
@@ -57,6 +60,16 @@ pub fn material_and_placement(board: &Chess) -> Tapered {
     total
 }
 
+impl std::ops::Add for Tapered {
+    type Output = Tapered;
+    fn add(self, other: Tapered) -> Tapered {
+        Tapered {
+            middlegame: self.middlegame + other.middlegame,
+            endgame: self.endgame + other.endgame,
+        }
+    }
+}
+
 /// The evaluation taken apart, for people who study it: each term from White's point of view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Breakdown {
@@ -66,6 +79,16 @@ pub struct Breakdown {
     pub material: Tapered,
     /// Piece-square bonuses (where the pieces stand).
     pub placement: Tapered,
+    /// Doubled, isolated, backward, supported and side-by-side pawns.
+    pub pawn_structure: Tapered,
+    /// Passed pawns: by rank, blocked, and how near each king is to the square in front.
+    pub passed_pawns: Tapered,
+    /// Squares the pieces reach.
+    pub mobility: Tapered,
+    /// Attacks on the king's neighbourhood, its pawn shelter, open files beside it.
+    pub king_safety: Tapered,
+    /// Bishop pair, rooks on open files, pieces attacked by pawns, knight outposts.
+    pub pieces: Tapered,
     /// The tempo bonus, from White's point of view (`TEMPO_CP` or `-TEMPO_CP`).
     pub tempo: i32,
 }
@@ -73,10 +96,13 @@ pub struct Breakdown {
 impl Breakdown {
     /// The evaluation from White's point of view: the terms summed and blended by the phase.
     pub fn white(&self) -> i32 {
-        let total = Tapered {
-            middlegame: self.material.middlegame + self.placement.middlegame,
-            endgame: self.material.endgame + self.placement.endgame,
-        };
+        let total = self.material
+            + self.placement
+            + self.pawn_structure
+            + self.passed_pawns
+            + self.mobility
+            + self.king_safety
+            + self.pieces;
         total.blend(self.phase) + self.tempo
     }
 }
@@ -99,10 +125,17 @@ pub fn breakdown(board: &Chess) -> Breakdown {
         middlegame: both.middlegame - material.middlegame,
         endgame: both.endgame - material.endgame,
     };
+    let mut groups = terms::ByGroup::default();
+    terms::add_terms(board.board(), &mut groups);
     Breakdown {
         phase: phase(board),
         material,
         placement,
+        pawn_structure: groups.pawn_structure,
+        passed_pawns: groups.passed_pawns,
+        mobility: groups.mobility,
+        king_safety: groups.king_safety,
+        pieces: groups.pieces,
         tempo: match board.turn() {
             Color::White => TEMPO_CP,
             Color::Black => -TEMPO_CP,
@@ -112,7 +145,9 @@ pub fn breakdown(board: &Chess) -> Breakdown {
 
 /// The evaluation of `board` in centipawns for the side to move.
 pub fn evaluate(board: &Chess) -> Score {
-    let white = material_and_placement(board).blend(phase(board));
+    let mut total = terms::Total(material_and_placement(board));
+    terms::add_terms(board.board(), &mut total);
+    let white = total.0.blend(phase(board));
     Score::centipawns(
         match board.turn() {
             Color::White => white,

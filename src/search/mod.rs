@@ -8,12 +8,14 @@ pub mod ordering;
 pub mod params;
 mod pv;
 mod quiescence;
+pub mod see;
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{Move, Position as _};
+use shakmaty::{Color, Move, Position as _};
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::book::BookEntry;
 use crate::book::choice::{BookPlayer, Random};
@@ -26,7 +28,10 @@ use crate::score::{Score, ScoreKind};
 use crate::tablebase::{RootMove, Tablebases};
 use crate::transposition::{PackedMove, TranspositionTable};
 use ordering::{History, Killers};
-use params::{CHECK_INTERVAL_NODES, POLL_INTERVAL_NODES};
+use params::{
+    ASPIRATION_MAX_CP, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW_CP, CHECK_INTERVAL_NODES,
+    POLL_INTERVAL_NODES, TIME_STABILITY_FACTOR,
+};
 use pv::PvTable;
 
 /// One line of a (multi-)PV result.
@@ -153,6 +158,9 @@ impl<F: FnMut(&SearchInfo) -> bool> SearchObserver for F {
     }
 }
 
+/// Most threads one search may use.
+pub const MAX_THREADS: usize = 256;
+
 /// The engine's long-lived search state. One search at a time (`&mut self`).
 pub struct Searcher {
     table: TranspositionTable,
@@ -162,6 +170,8 @@ pub struct Searcher {
     /// For the choices of weakened levels.
     random: Random,
     switches: SearchSwitches,
+    /// Threads per search (lazy SMP), at least 1.
+    threads: usize,
 }
 
 /// Parts of the search that can be switched off, to see what each is worth (all on by default).
@@ -224,7 +234,26 @@ impl Searcher {
             tablebase: None,
             random: Random::from_entropy(),
             switches: SearchSwitches::default(),
+            threads: 1,
         })
+    }
+
+    /// Searches with `threads` threads (lazy SMP: they share the transposition table); at
+    /// least 1, at most [`MAX_THREADS`].
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), Error> {
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(Error::argument(
+                "threads",
+                threads,
+                format!("must be between 1 and {MAX_THREADS}"),
+            ));
+        }
+        self.threads = threads;
+        Ok(())
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Turns parts of the search on or off (for study; the defaults play best).
@@ -389,7 +418,7 @@ impl Searcher {
             return Err(Error::argument("multipv", 0, "must be at least 1"));
         }
         let legal = position.board().legal_moves();
-        let mut root_moves: Vec<Move> = legal
+        let root_moves: Vec<Move> = legal
             .iter()
             .filter(|m| !excluded.contains(m))
             .copied()
@@ -404,42 +433,169 @@ impl Searcher {
         }
         position.set_root();
         self.table.new_search();
-        let time = TimeManager::new(limits, position.board().turn());
-        let mut context = Context {
+        let root_restricted = root_moves.len() < legal.len();
+        let shared = Shared::default();
+        // Lazy SMP: helper threads search the same root with their own position and history,
+        // sharing only the transposition table, until the main thread is done.
+        let helpers = if root_moves.len() > 1 {
+            self.threads - 1
+        } else {
+            0
+        };
+        let helper_states: Vec<(Position, History)> = (0..helpers)
+            .map(|_| (position.clone(), self.history.clone()))
+            .collect();
+        let table = &self.table;
+        let history = &mut self.history;
+        let tablebase = self.tablebase.as_deref();
+        let switches = self.switches;
+        let info = std::thread::scope(|scope| {
+            for (index, (mut position, mut history)) in helper_states.into_iter().enumerate() {
+                let (shared, root_moves) = (&shared, root_moves.clone());
+                let max_nodes = limits.nodes;
+                let max_depth = limits.depth.unwrap_or(MAX_DEPTH);
+                scope.spawn(move || {
+                    let mut observer = Unobserved;
+                    let mut context = Context::new(
+                        &mut position,
+                        table,
+                        &mut history,
+                        (stop, shared),
+                        TimeManager::new(&SearchLimits::default(), Color::White),
+                        max_nodes,
+                        tablebase,
+                        switches,
+                        root_restricted,
+                        &mut observer,
+                    );
+                    context.helper = true;
+                    context.help(root_moves, max_depth, index + 1);
+                });
+            }
+            let time = TimeManager::new(limits, position.board().turn());
+            let mut context = Context::new(
+                position,
+                table,
+                history,
+                (stop, &shared),
+                time,
+                limits.nodes,
+                tablebase,
+                switches,
+                root_restricted,
+                observer,
+            );
+            let info = context.iterate(root_moves, limits, multipv);
+            shared.finished.stop();
+            info
+        });
+        Ok(info)
+    }
+}
+
+/// What the threads of one search share besides the transposition table.
+#[derive(Default)]
+struct Shared {
+    /// Raised when the main thread is done: the helpers stop.
+    finished: StopFlag,
+    /// Nodes searched by the helpers so far (added in batches of [`CHECK_INTERVAL_NODES`]).
+    helper_nodes: AtomicU64,
+}
+
+/// The observer of a helper thread: it reports nothing.
+struct Unobserved;
+
+impl SearchObserver for Unobserved {}
+
+impl<'a> Context<'a> {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        position: &'a mut Position,
+        table: &'a TranspositionTable,
+        history: &'a mut History,
+        (stop, shared): (&'a StopFlag, &'a Shared),
+        time: TimeManager,
+        max_nodes: Option<u64>,
+        tablebase: Option<&'a Tablebases>,
+        switches: SearchSwitches,
+        root_restricted: bool,
+        observer: &'a mut dyn SearchObserver,
+    ) -> Context<'a> {
+        Context {
             position,
-            table: &mut self.table,
-            history: &mut self.history,
+            table,
+            history,
             killers: Killers::default(),
             pv: PvTable::default(),
             stop,
+            shared,
+            helper: false,
             time,
-            max_nodes: limits.nodes,
+            max_nodes,
             nodes: 0,
             seldepth: 0,
             stopped: false,
-            tablebase: self.tablebase.as_deref(),
-            switches: self.switches,
+            tablebase,
+            switches,
             tbhits: 0,
             tablebase_error: None,
-            root_restricted: root_moves.len() < legal.len(),
+            root_restricted,
             root_best: None,
             stats: SearchStats::default(),
             observer,
-        };
+        }
+    }
+
+    /// A helper thread's iterative deepening: the main thread's, without reports or time limits,
+    /// odd helpers one ply deeper (so the threads spread over two depths), until stopped.
+    fn help(&mut self, mut root_moves: Vec<Move>, max_depth: u32, index: usize) {
+        let mut previous = None;
+        for depth in 1 + (index as u32 % 2)..=max_depth {
+            let result = self.search_root_aspirated(depth as i32, &root_moves, &[], previous);
+            if self.stopped {
+                break;
+            }
+            if let Some((score, pv)) = result {
+                previous = (depth >= ASPIRATION_MIN_DEPTH).then_some(score);
+                if let Some(position) = root_moves.iter().position(|&m| m == pv[0]) {
+                    root_moves[..=position].rotate_right(1);
+                }
+            }
+        }
+    }
+
+    /// The main thread's iterative deepening over `root_moves` within `limits`, `multipv` lines,
+    /// reporting each iteration to the observer.
+    fn iterate(
+        &mut self,
+        mut root_moves: Vec<Move>,
+        limits: &SearchLimits,
+        multipv: usize,
+    ) -> SearchInfo {
+        let context = self;
         let mut info = context.info(0, Vec::new());
         if root_moves.is_empty() {
-            return Ok(info);
+            return info;
         }
         // A single legal move under a clock needs no thought beyond a score.
         let forced = root_moves.len() == 1 && limits.movetime.is_none() && context.time.is_timed();
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH);
         let lines_wanted = multipv.min(root_moves.len());
 
+        // Iterations in a row that kept the same best move, which sets the time spent.
+        let mut stable_iterations = 0;
+        let mut last_best = None;
         for depth in 1..=max_depth {
             let mut lines: Vec<Line> = Vec::with_capacity(lines_wanted);
             let mut excluded: Vec<Move> = Vec::with_capacity(lines_wanted);
             while lines.len() < lines_wanted {
-                match context.search_root(depth as i32, &root_moves, &excluded) {
+                // Aspiration: one line, deep enough, starts from a window around the last
+                // iteration's score.
+                let previous = (lines_wanted == 1 && depth >= ASPIRATION_MIN_DEPTH)
+                    .then(|| info.lines.first().map(|line| line.score))
+                    .flatten();
+                match context.search_root_aspirated(depth as i32, &root_moves, &excluded, previous)
+                {
                     Some((score, pv)) if !context.stopped => {
                         excluded.push(pv[0]);
                         let pv = context.complete_line(pv, depth as usize);
@@ -459,6 +615,15 @@ impl Searcher {
             if !context.observer.on_iteration(&info) {
                 break;
             }
+            let best_move = info.lines[0].pv[0];
+            stable_iterations = if last_best == Some(best_move) {
+                stable_iterations + 1
+            } else {
+                0
+            };
+            last_best = Some(best_move);
+            let time_factor =
+                TIME_STABILITY_FACTOR[stable_iterations.min(TIME_STABILITY_FACTOR.len() - 1)];
             let best = info.lines[0].score;
             let mate_found = match (best.kind(), limits.mate) {
                 (ScoreKind::Mate(moves), Some(wanted)) => moves > 0 && moves as u32 <= wanted,
@@ -467,7 +632,7 @@ impl Searcher {
             if mate_found
                 || forced
                 || context.stop.is_stopped()
-                || context.time.soft_limit_reached()
+                || context.time.soft_limit_reached(time_factor)
                 || context.out_of_nodes()
             {
                 break;
@@ -484,18 +649,21 @@ impl Searcher {
             let lines = std::mem::take(&mut info.lines);
             info = context.info(info.depth, lines);
         }
-        Ok(info)
+        info
     }
 }
 
 /// Everything one search owns while it runs.
 struct Context<'a> {
     position: &'a mut Position,
-    table: &'a mut TranspositionTable,
+    table: &'a TranspositionTable,
     history: &'a mut History,
     killers: Killers,
     pv: PvTable,
     stop: &'a StopFlag,
+    shared: &'a Shared,
+    /// A helper thread of a lazy SMP search (see [`Context::help`]).
+    helper: bool,
     time: TimeManager,
     max_nodes: Option<u64>,
     nodes: u64,
@@ -519,10 +687,17 @@ impl Context<'_> {
     /// Whether the search must end now: stop flag, node limit, hard time limit or the observer.
     #[inline]
     fn should_stop(&mut self) -> bool {
+        let checkpoint = self.nodes.is_multiple_of(CHECK_INTERVAL_NODES);
+        if self.helper && checkpoint {
+            self.shared
+                .helper_nodes
+                .fetch_add(CHECK_INTERVAL_NODES, Ordering::Relaxed);
+        }
         if !self.stopped
             && (self.out_of_nodes()
-                || (self.nodes.is_multiple_of(CHECK_INTERVAL_NODES)
+                || (checkpoint
                     && (self.stop.is_stopped()
+                        || self.shared.finished.is_stopped()
                         || self.time.hard_limit_reached()
                         || (self.nodes.is_multiple_of(POLL_INTERVAL_NODES)
                             && self.observer.interrupted()))))
@@ -534,7 +709,17 @@ impl Context<'_> {
 
     #[inline]
     fn out_of_nodes(&self) -> bool {
-        self.max_nodes.is_some_and(|max| self.nodes >= max)
+        self.max_nodes.is_some_and(|max| self.total_nodes() >= max)
+    }
+
+    /// Nodes searched by all threads: this one's exactly, the helpers' to a batch.
+    #[inline]
+    fn total_nodes(&self) -> u64 {
+        if self.helper {
+            self.nodes
+        } else {
+            self.nodes + self.shared.helper_nodes.load(Ordering::Relaxed)
+        }
     }
 
     /// `line` (from the root) lengthened, up to `length` moves, by the moves the transposition
@@ -572,6 +757,50 @@ impl Context<'_> {
         line
     }
 
+    /// [`Context::search_root`] with a full window, or, given the last iteration's score, first
+    /// with a window of [`ASPIRATION_WINDOW_CP`] around it, widened on the failing side (doubling
+    /// each time) until the score falls inside.
+    fn search_root_aspirated(
+        &mut self,
+        depth: i32,
+        root_moves: &[Move],
+        excluded: &[Move],
+        previous: Option<Score>,
+    ) -> Option<(Score, Vec<Move>)> {
+        let full = (-Score::INFINITE, Score::INFINITE);
+        let Some(previous) = previous
+            .filter(|score| self.switches.alpha_beta && !score.is_mate() && !score.is_tablebase())
+        else {
+            return self.search_root(depth, root_moves, excluded, full);
+        };
+        let mut delta = ASPIRATION_WINDOW_CP;
+        let mut alpha = Score::centipawns(previous.value() - delta);
+        let mut beta = Score::centipawns(previous.value() + delta);
+        loop {
+            let result = self.search_root(depth, root_moves, excluded, (alpha, beta));
+            if self.stopped {
+                return result;
+            }
+            delta *= 2;
+            let widen = |score: i32| {
+                if delta > ASPIRATION_MAX_CP {
+                    None
+                } else {
+                    Some(Score::centipawns(score))
+                }
+            };
+            match result {
+                // Failed low: every move is at most alpha.
+                None => alpha = widen(alpha.value() - delta).unwrap_or(full.0),
+                // Failed high: the best move is at least beta.
+                Some((score, _)) if score >= beta => {
+                    beta = widen(beta.value() + delta).unwrap_or(full.1);
+                }
+                found => return found,
+            }
+        }
+    }
+
     /// The window to search a child with: the negated `alpha..beta`, or the full window when
     /// alpha-beta is off (then nothing is ever cut off).
     #[inline]
@@ -592,7 +821,7 @@ impl Context<'_> {
         SearchInfo {
             depth,
             seldepth: self.seldepth.max(depth as usize) as u32,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             elapsed: self.time.elapsed(),
             hashfull: self.table.hashfull(),
             tbhits: self.tbhits,

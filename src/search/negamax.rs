@@ -15,24 +15,30 @@ use crate::tablebase::Wdl;
 use crate::transposition::{Bound, PackedMove};
 
 impl Context<'_> {
-    /// Searches every root move not in `excluded`, in the given order, with a full window.
-    /// Returns the best score and line, or `None` when stopped before the first move finished.
+    /// Searches every root move not in `excluded`, in the given order, within the window
+    /// `alpha..beta`. Returns the best score and line when a move scored above `alpha` (a score
+    /// at or above `beta` is a lower bound: the search stopped there), or `None` when none did
+    /// (every score is an upper bound) or when stopped before the first move finished.
     pub(super) fn search_root(
         &mut self,
         depth: i32,
         root_moves: &[Move],
         excluded: &[Move],
+        window: (Score, Score),
     ) -> Option<(Score, Vec<Move>)> {
-        let beta = Score::INFINITE;
-        let mut alpha = -Score::INFINITE;
+        let (mut alpha, beta) = window;
         let mut best: Option<(Score, Vec<Move>)> = None;
         self.pv.clear(0);
-        for &m in root_moves.iter().filter(|m| !excluded.contains(m)) {
+        for (index, &m) in root_moves
+            .iter()
+            .filter(|m| !excluded.contains(m))
+            .enumerate()
+        {
             self.position.push(m);
             // Principal variation search: after the first move, a null window shows whether a
             // move beats the best so far; only then is it searched with the full window.
             let mut score = None;
-            if best.is_some() && self.switches.alpha_beta {
+            if index > 0 && self.switches.alpha_beta {
                 let probe = -self.negamax(depth - 1, -alpha - 1, -alpha);
                 if probe <= alpha {
                     score = Some(probe);
@@ -54,9 +60,13 @@ impl Context<'_> {
                 self.pv.update(0, m);
                 best = Some((score, self.pv.line(0).to_vec()));
                 self.root_best = Some((m, score));
+                if score >= beta && self.switches.alpha_beta {
+                    break;
+                }
             }
         }
         if let Some((score, line)) = &best
+            && *score < beta
             && excluded.is_empty()
             && !self.root_restricted
             && !self.stopped
@@ -225,10 +235,18 @@ impl Context<'_> {
             }
         }
 
-        // Step 13. Order: TT move, captures by MVV-LVA, killers, history.
+        // Step 13. Order: TT move, captures not losing material by MVV-LVA, killers, history,
+        // losing captures.
         let side = self.position.board().turn();
         let killers = self.killers.get(ply);
-        let mut scores = score_moves(&moves, tt_move, killers, self.history, side);
+        let mut scores = score_moves(
+            self.position.board().board(),
+            &moves,
+            tt_move,
+            killers,
+            self.history,
+            side,
+        );
 
         // Step 14. Search each move: the first with the full window, the others with a null
         // window first (principal variation search), late quiet moves also shallower (late move

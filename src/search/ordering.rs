@@ -1,8 +1,9 @@
-//! Move ordering: the transposition table move, then captures by MVV-LVA (and queen promotions),
-//! then the two killer moves of the ply, then quiet moves by history, then underpromotions.
+//! Move ordering: the transposition table move, then captures that do not lose material (by static
+//! exchange) by MVV-LVA, and queen promotions, then the two killer moves of the ply, then quiet
+//! moves by history, then captures that lose material, then underpromotions.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Color, Move, MoveList, Role};
+use shakmaty::{Board, Color, Move, MoveList, Role};
 
 use super::params::{HISTORY_MAX, ORDERING_VALUE_CP};
 use crate::score::MAX_PLY;
@@ -12,9 +13,11 @@ const TT_MOVE: i32 = 1_000_000;
 const GOOD_CAPTURE: i32 = 100_000;
 const FIRST_KILLER: i32 = 90_000;
 const SECOND_KILLER: i32 = 89_000;
+const LOSING_CAPTURE: i32 = -50_000;
 const UNDERPROMOTION: i32 = -100_000;
 
 /// Quiet moves that caused beta cut-offs, by side and from/to square; kept across searches of a game.
+#[derive(Clone)]
 pub struct History {
     table: Box<[[[i32; 64]; 64]; 2]>,
 }
@@ -104,8 +107,16 @@ pub fn mvv_lva(m: Move) -> i32 {
 /// Ordering scores of a move list, one per move, same indices (no zero-filling of unused slots).
 pub type MoveScores = ArrayVec<i32, 256>;
 
-/// Ordering scores for `moves`, one per move, same indices.
+/// Whether capture (or promotion) `m` loses material by static exchange. A capture of a piece
+/// worth at least the capturer's never does, which spares most exchange evaluations.
+#[inline]
+pub fn loses_material(board: &Board, m: Move) -> bool {
+    m.capture().map_or(0, role_value) < role_value(m.role()) && super::see::see(board, m) < 0
+}
+
+/// Ordering scores for `moves` (legal on `board`), one per move, same indices.
 pub fn score_moves(
+    board: &Board,
     moves: &MoveList,
     tt_move: PackedMove,
     killers: [Option<Move>; 2],
@@ -117,7 +128,11 @@ pub fn score_moves(
         scores.push(if !tt_move.is_none() && PackedMove::new(m) == tt_move {
             TT_MOVE
         } else if m.is_capture() || m.promotion() == Some(Role::Queen) {
-            GOOD_CAPTURE + mvv_lva(m)
+            if loses_material(board, m) {
+                LOSING_CAPTURE + mvv_lva(m)
+            } else {
+                GOOD_CAPTURE + mvv_lva(m)
+            }
         } else if m.is_promotion() {
             UNDERPROMOTION
         } else if killers[0] == Some(m) {

@@ -44,6 +44,19 @@ pub const LMR_DIVISOR: f64 = 2.25;
 pub const FUTILITY_MAX_DEPTH: i32 = 3;
 pub const FUTILITY_MARGIN_CP: i32 = 100;
 
+/// Aspiration windows: from this iteration depth (plies) on, a single-line search starts with a
+/// window of [`ASPIRATION_WINDOW_CP`] centipawns either side of the last iteration's score,
+/// doubling the margin on the failing side at each failure; past [`ASPIRATION_MAX_CP`] that side
+/// opens fully.
+pub const ASPIRATION_MIN_DEPTH: u32 = 5;
+pub const ASPIRATION_WINDOW_CP: i32 = 25;
+pub const ASPIRATION_MAX_CP: i32 = 800;
+
+/// Time management: the share of the clock planned for a move is scaled by this factor, indexed
+/// by the number of iterations in a row (0 to 4 and more) whose best move did not change, before
+/// deciding not to start another iteration.
+pub const TIME_STABILITY_FACTOR: [f64; 5] = [1.6, 1.25, 1.0, 0.85, 0.7];
+
 /// Upper bound of a history score; the update uses "gravity" so values stay within it.
 pub const HISTORY_MAX: i32 = 16_384;
 

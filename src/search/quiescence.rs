@@ -5,7 +5,7 @@
 use shakmaty::{Bitboard, Position as _, Rank, Role};
 
 use super::Context;
-use super::ordering::{pick_next, role_value, score_captures};
+use super::ordering::{loses_material, pick_next, role_value, score_captures};
 use super::params::{BIG_DELTA_CP, DELTA_MARGIN_CP};
 use crate::score::{MAX_PLY, Score};
 
@@ -79,6 +79,10 @@ impl Context<'_> {
                 && !m.is_promotion()
                 && stand_pat + m.capture().map_or(0, role_value) + DELTA_MARGIN_CP < alpha
             {
+                continue;
+            }
+            // A capture that loses material by static exchange cannot raise the score.
+            if pruning && !in_check && loses_material(self.position.board().board(), m) {
                 continue;
             }
             self.position.push(m);

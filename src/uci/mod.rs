@@ -126,6 +126,11 @@ impl<W: Write + Send + 'static> Uci<W> {
                 self.wait_search();
                 match self.options.set(rest) {
                     Ok(Changed::Hash) => self.resize(),
+                    Ok(Changed::Threads) => {
+                        let threads = self.options.threads;
+                        // In range: the option was checked against MAX_THREADS.
+                        let _ = self.searcher().set_threads(threads);
+                    }
                     Ok(Changed::Book) => self.load_book(),
                     Ok(Changed::Tablebase) => self.load_tablebase(),
                     Ok(Changed::Nothing) => {}
@@ -188,6 +193,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                     BookPlayer::new(player.shared_book(), player.options.clone(), None)
                 }));
                 fresh.set_tablebase(searcher.tablebase_handle());
+                let _ = fresh.set_threads(searcher.threads());
                 *searcher = fresh;
             }
             Err(error) => {

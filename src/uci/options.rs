@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use crate::level::LEVELS;
+use crate::search::MAX_THREADS;
 use crate::transposition::MAX_HASH_MB;
 
 /// `UCI_Elo`'s range; each level's own Elo is [`crate::level::Level::elo`].
@@ -13,6 +14,7 @@ pub const ELO_MAX: i64 = 2800;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     pub hash_mb: usize,
+    pub threads: usize,
     pub multipv: usize,
     pub own_book: bool,
     /// `"default"` (the compiled-in book) or a path.
@@ -28,6 +30,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             hash_mb: 16,
+            threads: 1,
             multipv: 1,
             own_book: true,
             book_file: crate::book::DEFAULT_BOOK_NAME.to_string(),
@@ -50,7 +53,13 @@ impl Options {
             );
         };
         spin(&mut out, "Hash", self.hash_mb as i64, 1, MAX_HASH_MB as i64);
-        spin(&mut out, "Threads", 1, 1, 1);
+        spin(
+            &mut out,
+            "Threads",
+            self.threads as i64,
+            1,
+            MAX_THREADS as i64,
+        );
         spin(&mut out, "MultiPV", 1, 1, 256);
         let _ = writeln!(
             out,
@@ -118,9 +127,8 @@ impl Options {
                 Ok(Changed::Hash)
             }
             "threads" => {
-                // One search thread: only 1 is accepted, and there is nothing to store.
-                spin(1, 1)?;
-                Ok(Changed::Nothing)
+                self.threads = spin(1, MAX_THREADS as i64)? as usize;
+                Ok(Changed::Threads)
             }
             "multipv" => {
                 self.multipv = spin(1, 256)? as usize;
@@ -176,6 +184,7 @@ impl Options {
 pub enum Changed {
     Nothing,
     Hash,
+    Threads,
     Book,
     Tablebase,
 }
