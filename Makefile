@@ -58,6 +58,7 @@ bench: ## speed benchmarks, a few minutes; see BENCHMARKS.md
 	$(PYTHON) benches/book_speed.py
 	$(PYTHON) benches/load_play.py
 	$(PYTHON) benches/analyse_speed.py
+	$(PYTHON) benches/smp_speed.py
 
 bench-tutorial: ## ferrochess vs the tutorial-style pure-Python engine (about 7 minutes)
 	$(PYTHON) benches/compare_python.py --peer both --tutorial-budget 60

@@ -7,7 +7,12 @@ to stand for it: past the first `--skip-plies` plies, the side to move not in ch
 the move that reached it nor the move played from it a capture or a promotion. Positions are
 deduplicated by FEN (without the move counters).
 
-    python benches/texel_positions.py [PGN ...] [--skip-plies 10] --out positions.txt
+With `--stockfish PATH`, RESULT is instead Stockfish's expected score for White after a search of
+`--nodes` nodes, `1 / (1 + 10^(-cp / 400))` (1 or 0 for a mate): a label far less noisy than one
+game's result, so fewer positions suffice (measurement by a stronger engine, not by games).
+
+    python benches/texel_positions.py [PGN ...] [--skip-plies 10] [--stockfish /usr/games/stockfish
+        --nodes 5000] --out positions.txt
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import sys
 from pathlib import Path
 
 import chess
+import chess.engine
 import chess.pgn
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -38,17 +44,30 @@ def quiet_positions(game: chess.pgn.Game, skip_plies: int) -> list[str]:
     return kept
 
 
+def stockfish_label(engine: chess.engine.SimpleEngine, fen: str, nodes: int) -> str:
+    """Stockfish's expected score for White in `fen` after `nodes` nodes."""
+    info = engine.analyse(chess.Board(fen), chess.engine.Limit(nodes=nodes))
+    score = info["score"].white()
+    if score.is_mate():
+        return "1" if (score.mate() or 0) > 0 else "0"
+    centipawns = score.score() or 0
+    return f"{1 / (1 + 10 ** (-centipawns / 400)):.4f}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pgn", nargs="*", type=Path)
     parser.add_argument("--skip-plies", type=int, default=10)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--stockfish", type=Path, default=None)
+    parser.add_argument("--nodes", type=int, default=5000)
     args = parser.parse_args()
     files = args.pgn or sorted(DEFAULT_PGN.glob("*.pgn"))
     if not files:
         parser.error(f"no PGN given and none in {DEFAULT_PGN}")
     seen: set[str] = set()
     games = 0
+    engine = None if args.stockfish is None else chess.engine.SimpleEngine.popen_uci(args.stockfish)
     with args.out.open("w", encoding="utf-8") as out:
         for path in files:
             with path.open(encoding="utf-8", errors="replace") as handle:
@@ -61,7 +80,14 @@ def main() -> int:
                         key = " ".join(fen.split()[:4])
                         if key not in seen:
                             seen.add(key)
-                            print(f"{fen};{result}", file=out)
+                            label = (
+                                result
+                                if engine is None
+                                else stockfish_label(engine, fen, args.nodes)
+                            )
+                            print(f"{fen};{label}", file=out)
+    if engine is not None:
+        engine.quit()
     print(f"{len(seen)} positions from {games} games", file=sys.stderr)
     return 0
 

@@ -333,3 +333,32 @@ fn the_observer_can_interrupt_an_unlimited_search() {
     assert!(result.best_move().is_some());
     assert_eq!(result.nodes, POLL_INTERVAL_NODES);
 }
+
+#[test]
+fn a_threaded_search_returns_the_main_threads_exact_result() {
+    let mut searcher = Searcher::new(16).unwrap();
+    assert!(searcher.set_threads(0).is_err());
+    assert!(
+        searcher
+            .set_threads(ferrochess::search::MAX_THREADS + 1)
+            .is_err()
+    );
+    searcher.set_threads(2).unwrap();
+    // Mate in 1 with the rook: the main thread's result, exact, whatever the helper did.
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    let mut position = Position::from_fen_and_moves(fen, &[] as &[&str]).unwrap();
+    for depth in [1, 8] {
+        let info = searcher
+            .search(
+                &mut position,
+                &SearchLimits::depth(depth),
+                1,
+                &StopFlag::new(),
+                &mut Silent,
+            )
+            .unwrap();
+        assert_eq!(best(&info), "a1a8");
+        assert_eq!(score(&info), ScoreKind::Mate(1));
+        assert_eq!(info.depth, depth);
+    }
+}

@@ -108,3 +108,31 @@ def test_search_releases_the_gil_so_stop_works() -> None:
     assert info["pv"][0] in board.legal_moves
     assert 0 <= info["depth"] < 40  # 0: stopped inside the first iteration
     assert info["nodes"] < NODE_BOUND, "the search ran to its node bound: stop() came too late"
+
+
+def test_a_multithreaded_search_plays_legal_moves_and_stops() -> None:
+    # Lazy SMP: the helper threads share the table; the result is the main thread's, legal, and
+    # counts every thread's nodes; stop() ends every thread (the call returns).
+    with Engine(threads=2) as engine:
+        assert engine.threads == 2
+        for fen in FENS:
+            board = chess.Board(fen)
+            info = engine.analyse(board, Limit(depth=7))
+            assert info["depth"] == 7 and info["nodes"] > 0
+            for move in info["pv"]:
+                assert_legal_move(board, move)
+                board.push(move)
+        board = chess.Board(MIDDLEGAME_FEN)
+        outcome: dict[str, object] = {}
+        worker = threading.Thread(
+            target=lambda: outcome.update(info=engine.analyse(board, Limit(depth=40))), daemon=True
+        )
+        worker.start()
+        deadline = time.monotonic() + GUARD_SECONDS
+        while worker.is_alive() and time.monotonic() < deadline:
+            engine.stop()
+            worker.join(0.05)
+        assert not worker.is_alive(), "stop() did not end the threaded search"
+        info = outcome["info"]
+        assert isinstance(info, dict)
+        assert info["pv"][0] in board.legal_moves

@@ -223,6 +223,13 @@ def test_bad_hash_size(hash_mb: int) -> None:
     assert_quotes(info.value, str(hash_mb))
 
 
+@pytest.mark.parametrize("threads", [0, -1, ferrochess.MAX_THREADS + 1, HUGE])
+def test_bad_thread_count(threads: int) -> None:
+    with pytest.raises(InvalidLimitError) as info:
+        Engine(threads=threads)
+    assert_quotes(info.value, "threads", str(threads))
+
+
 @pytest.mark.parametrize("multipv", [0, -1])
 def test_bad_multipv(multipv: int) -> None:
     with Engine() as engine, pytest.raises(InvalidLimitError) as info:

@@ -13,7 +13,7 @@ Positions are a :class:`chess.Board` (with its history) or a FEN string; limits 
 
 from __future__ import annotations
 
-from ferrochess._core import BENCH_DEPTH, MAX_DEPTH, MAX_HASH_MB, __version__
+from ferrochess._core import BENCH_DEPTH, MAX_DEPTH, MAX_HASH_MB, MAX_THREADS, __version__
 from ferrochess.analysis import AnalysisSummary, analyse_game, analyse_pgn, annotate_pgn
 from ferrochess.book import Book, BuildReport, build_book, open_book
 from ferrochess.engine import (
@@ -47,6 +47,7 @@ __all__ = [
     "DEFAULT_BOOK",
     "MAX_DEPTH",
     "MAX_HASH_MB",
+    "MAX_THREADS",
     "SYZYGY_PATH_ENV",
     "AnalysisOutputError",
     "AnalysisSummary",

@@ -14,6 +14,7 @@ __all__ = [
     "__version__",
     "MAX_DEPTH",
     "MAX_HASH_MB",
+    "MAX_THREADS",
     "BENCH_DEPTH",
     "Engine",
     "Book",
@@ -37,6 +38,7 @@ MAX_DEPTH: int
 """The deepest search or perft depth accepted, in plies (64)."""
 
 MAX_HASH_MB: int
+MAX_THREADS: int
 """The largest transposition table accepted, in mebibytes (16384)."""
 
 BENCH_DEPTH: int
@@ -280,6 +282,7 @@ class Engine:
         quiescence: bool = True,
         move_ordering: bool = True,
         transposition_table: bool = True,
+        threads: int | None = None,
     ) -> Engine:
         """Create an engine with a ``hash_mb`` mebibyte transposition table (None: 16).
 
@@ -290,9 +293,11 @@ class Engine:
         (a path list like ``a:b``; None: none) names Syzygy tables probed at the root and in the
         search; a missing directory raises FileError. ``alpha_beta``, ``quiescence``,
         ``move_ordering`` and ``transposition_table`` switch those parts of the search off when
-        False (for study; all on plays best).
-        Raises InvalidLimitError for an out-of-range value (hash_mb outside 1..MAX_HASH_MB, a bad
-        choice name), FileError and InvalidBookError for a bad book.
+        False (for study; all on plays best). ``threads`` (None: 1) searches with that many
+        threads sharing the table (lazy SMP).
+        Raises InvalidLimitError for an out-of-range value (hash_mb outside 1..MAX_HASH_MB,
+        threads outside 1..MAX_THREADS, a bad choice name), FileError and InvalidBookError for a
+        bad book.
         """
 
     def search(
@@ -344,6 +349,10 @@ class Engine:
     @property
     def hash_mb(self) -> int:
         """Size of the transposition table in mebibytes."""
+
+    @property
+    def threads(self) -> int:
+        """Threads per search."""
 
     @property
     def seed(self) -> int | None:

@@ -233,6 +233,10 @@ class Engine(Closing):
 
     ``search_options`` (a :class:`SearchOptions`) switches parts of the search off, for study.
 
+    ``threads`` (1..MAX_THREADS, else InvalidLimitError) searches with that many threads sharing
+    the transposition table (lazy SMP): on two cores two threads reach a given depth sooner (see
+    BENCHMARKS.md); the search is then no longer reproducible node for node.
+
     One Engine may be used from several threads: searches are serialised, and :meth:`stop` works
     from any thread. Use it as a context manager or call :meth:`close` when done; a closed Engine
     raises EngineError.
@@ -249,6 +253,7 @@ class Engine(Closing):
         book_max_ply: int | None = None,
         syzygy_path: PathSpec = None,
         search_options: SearchOptions | None = None,
+        threads: int = 1,
     ) -> None:
         options = search_options or SearchOptions()
         self._core: _core.Engine | None = _core.Engine(
@@ -263,9 +268,11 @@ class Engine(Closing):
             options.quiescence,
             options.move_ordering,
             options.transposition_table,
+            threads,
         )
         self._search_options = options
         self._hash_mb = self._core.hash_mb
+        self._threads = self._core.threads
         self._seed = self._core.seed
         self._book = self._core.book
         self._syzygy_path = self._core.syzygy_path
@@ -303,6 +310,11 @@ class Engine(Closing):
     def hash_mb(self) -> int:
         """Size of the transposition table in mebibytes."""
         return self._hash_mb
+
+    @property
+    def threads(self) -> int:
+        """Threads per search."""
+        return self._threads
 
     @property
     def seed(self) -> int | None:

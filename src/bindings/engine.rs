@@ -17,7 +17,7 @@ use crate::error::Error;
 use crate::level::Level;
 use crate::limits::StopFlag;
 use crate::position::Position;
-use crate::search::{Decision, SearchSwitches, Searcher, ThinkOptions};
+use crate::search::{Decision, MAX_THREADS, SearchSwitches, Searcher, ThinkOptions};
 
 /// Transposition table size when none is given, in megabytes.
 const DEFAULT_HASH_MB: i64 = 16;
@@ -33,6 +33,7 @@ pub struct Engine {
     searcher: Mutex<Searcher>,
     stop: StopFlag,
     hash_mb: usize,
+    threads: usize,
     seed: Option<Py<PyInt>>,
     /// The thread running this engine's search callback, if one is running: a search or new_game
     /// from inside the callback would wait for the lock its own thread holds.
@@ -73,7 +74,7 @@ impl Engine {
     #[pyo3(signature = (
         hash_mb = None, seed = None, book = None, book_choice = "weighted".to_string(),
         book_min_weight = None, book_max_ply = None, syzygy_path = None, alpha_beta = true,
-        quiescence = true, move_ordering = true, transposition_table = true
+        quiescence = true, move_ordering = true, transposition_table = true, threads = None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -89,20 +90,23 @@ impl Engine {
         quiescence: bool,
         move_ordering: bool,
         transposition_table: bool,
+        threads: Option<&Bound<'_, PyInt>>,
     ) -> PyResult<Engine> {
-        let integers = || -> Result<(i64, BookArguments), Error> {
+        let integers = || -> Result<(i64, i64, BookArguments), Error> {
             let hash_mb = optional_integer("hash_mb", hash_mb)?.unwrap_or(DEFAULT_HASH_MB);
+            let threads = optional_integer("threads", threads)?.unwrap_or(1);
             let book = BookArguments {
                 book,
                 choice: book_choice,
                 minimum_weight: optional_integer("book_min_weight", book_min_weight)?.unwrap_or(1),
                 max_ply: optional_integer("book_max_ply", book_max_ply)?,
             };
-            Ok((hash_mb, book))
+            Ok((hash_mb, threads, book))
         };
-        let (hash_mb, book) = integers().map_err(|e| to_python(py, e))?;
+        let (hash_mb, threads, book) = integers().map_err(|e| to_python(py, e))?;
         let seed_value = seed.as_ref().map(seed_bits).transpose()?;
         let size = usize::try_from(hash_mb).unwrap_or(0);
+        let thread_count = usize::try_from(threads).unwrap_or(0);
         let searcher = without_gil(py, move || {
             if size == 0 {
                 return Err(Error::argument("hash_mb", hash_mb, "must be at least 1"));
@@ -110,6 +114,13 @@ impl Engine {
             let player = book.into_player(seed_value)?;
             let tablebase = open_tablebase(syzygy_path.as_deref())?;
             let mut searcher = Searcher::new(size)?;
+            searcher.set_threads(thread_count).map_err(|_| {
+                Error::argument(
+                    "threads",
+                    threads,
+                    format!("must be between 1 and {MAX_THREADS}"),
+                )
+            })?;
             searcher.set_seed(seed_value.map(|seed| seed ^ LEVEL_SEED_SALT));
             searcher.set_book(player);
             searcher.set_tablebase(tablebase);
@@ -125,6 +136,7 @@ impl Engine {
             searcher: Mutex::new(searcher),
             stop: StopFlag::new(),
             hash_mb: size,
+            threads: thread_count,
             seed: seed.map(Bound::unbind),
             callback_thread: Mutex::new(None),
         })
@@ -134,6 +146,12 @@ impl Engine {
     #[getter]
     fn hash_mb(&self) -> usize {
         self.hash_mb
+    }
+
+    /// Threads per search.
+    #[getter]
+    fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The seed given at creation (for the engine's random choices), or None.

@@ -18,6 +18,7 @@ fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add("MAX_DEPTH", crate::limits::MAX_DEPTH)?;
     module.add("MAX_HASH_MB", crate::transposition::MAX_HASH_MB)?;
+    module.add("MAX_THREADS", crate::search::MAX_THREADS)?;
     module.add("BENCH_DEPTH", crate::bench::BENCH_DEPTH)?;
     module.add_class::<engine::Engine>()?;
     module.add_class::<book::Book>()?;

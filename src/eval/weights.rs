@@ -134,24 +134,24 @@ const fn t(middlegame: i32, endgame: i32) -> Tapered {
 #[rustfmt::skip]
 pub static WEIGHTS: [Tapered; COUNT] = [
     // tuned: begin
-    t(-37, -34), // doubled pawn
-    t(-11, -20), // isolated pawn
-    t(-12, -15), // backward pawn
-    t(27, 34), // supported pawn
-    t(8, 9), // phalanx pawn
-    t(0, 0), t(8, 19), t(-7, 15), t(2, 43), t(29, 63), t(45, 86), t(65, 114), t(0, 0), // passed pawn
-    t(-20, -25), // passed pawn blocked
-    t(2, -10), // passed pawn own king
-    t(-1, 15), // passed pawn their king
-    t(3, 18), t(2, 17), t(16, 3), t(6, 10), // mobility
-    t(12, -4), t(14, -8), t(26, 1), t(29, 11), // king zone attack
-    t(6, -7), // king shelter pawn
-    t(-28, -11), // king open file
-    t(35, 56), // bishop pair
-    t(46, 12), // rook open file
-    t(25, 11), // rook semi-open file
-    t(45, 33), // threat by pawn
-    t(33, 12), // knight outpost
+    t(-26, 6), // doubled pawn
+    t(-8, -4), // isolated pawn
+    t(-16, -11), // backward pawn
+    t(-1, 35), // supported pawn
+    t(1, 16), // phalanx pawn
+    t(0, 0), t(9, 44), t(-12, 58), t(-76, 91), t(-57, 126), t(-38, 155), t(-58, 112), t(0, 0), // passed pawn
+    t(-31, -26), // passed pawn blocked
+    t(2, -8), // passed pawn own king
+    t(10, 7), // passed pawn their king
+    t(7, 12), t(5, 10), t(4, 10), t(3, 11), // mobility
+    t(13, -4), t(16, -0), t(11, 2), t(4, 32), // king zone attack
+    t(-2, -8), // king shelter pawn
+    t(-29, -13), // king open file
+    t(30, 114), // bishop pair
+    t(36, 2), // rook open file
+    t(11, 18), // rook semi-open file
+    t(49, 59), // threat by pawn
+    t(15, 45), // knight outpost
     // tuned: end
 ];
 

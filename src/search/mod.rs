@@ -455,7 +455,7 @@ impl Searcher {
                 let max_nodes = limits.nodes;
                 let max_depth = limits.depth.unwrap_or(MAX_DEPTH);
                 scope.spawn(move || {
-                    let mut observer = Unobserved;
+                    let mut observer = Silent;
                     let mut context = Context::new(
                         &mut position,
                         table,
@@ -501,11 +501,6 @@ struct Shared {
     /// Nodes searched by the helpers so far (added in batches of [`CHECK_INTERVAL_NODES`]).
     helper_nodes: AtomicU64,
 }
-
-/// The observer of a helper thread: it reports nothing.
-struct Unobserved;
-
-impl SearchObserver for Unobserved {}
 
 impl<'a> Context<'a> {
     #[allow(clippy::too_many_arguments)]

@@ -6,9 +6,9 @@ use shakmaty::{Chess, Move, Position as _, Role};
 use super::Context;
 use super::ordering::{is_quiet, pick_next, score_moves};
 use super::params::{
-    FUTILITY_MARGIN_CP, FUTILITY_MAX_DEPTH, LMR_BASE, LMR_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVES,
-    NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MIN_DEPTH,
-    REVERSE_FUTILITY_MARGIN_CP, REVERSE_FUTILITY_MAX_DEPTH,
+    FUTILITY_MARGIN_CP, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE_MOVES, LMP_MAX_DEPTH, LMR_BASE,
+    LMR_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVES, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR,
+    NULL_MOVE_MIN_DEPTH, REVERSE_FUTILITY_MARGIN_CP, REVERSE_FUTILITY_MAX_DEPTH,
 };
 use crate::score::{MAX_PLY, Score};
 use crate::tablebase::Wdl;
@@ -160,6 +160,12 @@ impl Context<'_> {
             }
         }
 
+        // Step 6b. Internal iterative reduction: a node the table knows no move for is likely
+        // new to the search and poorly ordered: search it a ply shallower.
+        if self.switches.alpha_beta && depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+            depth -= 1;
+        }
+
         // Step 7. Generate moves; none is checkmate or stalemate. Stalemate is a draw, never a loss.
         let mut moves = self.position.board().legal_moves();
         if moves.is_empty() {
@@ -264,6 +270,17 @@ impl Context<'_> {
             }
             let m = moves[index];
             let quiet = is_quiet(m);
+            // Late move pruning: at a shallow non-PV node, once enough quiet moves have failed,
+            // the later ones (ordered last by history) are skipped.
+            if static_eval.is_some()
+                && !pv_node
+                && quiet
+                && depth <= LMP_MAX_DEPTH
+                && quiets_tried.len() >= LMP_BASE_MOVES + (depth * depth) as usize
+                && !best_score.is_mate()
+            {
+                continue;
+            }
             self.position.push(m);
             let gives_check = self.position.board().is_check();
             if let Some(eval) = static_eval

@@ -44,6 +44,15 @@ pub const LMR_DIVISOR: f64 = 2.25;
 pub const FUTILITY_MAX_DEPTH: i32 = 3;
 pub const FUTILITY_MARGIN_CP: i32 = 100;
 
+/// Late move pruning: at a non-PV node no deeper than this (plies), not in check, quiet moves
+/// are no longer searched once `LMP_BASE_MOVES + depth * depth` of them have been.
+pub const LMP_MAX_DEPTH: i32 = 8;
+pub const LMP_BASE_MOVES: usize = 3;
+
+/// Internal iterative reduction: from this depth (plies) on, a node without a table move is
+/// searched one ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
 /// Aspiration windows: from this iteration depth (plies) on, a single-line search starts with a
 /// window of [`ASPIRATION_WINDOW_CP`] centipawns either side of the last iteration's score,
 /// doubling the margin on the failing side at each failure; past [`ASPIRATION_MAX_CP`] that side

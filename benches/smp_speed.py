@@ -1,0 +1,68 @@
+"""Lazy SMP: the time one thread and two threads take to reach the same depth, in the same run.
+
+Contract: searches each Bratko-Kopec position (`../shared/data/epd/bratko-kopec.epd`, 24
+middlegame positions) to `--depth` (14) with a fresh `ferrochess.Engine(threads=1)` and then
+`threads=2` (64 MB table each, no book), alternating per position so that drift in the machine's
+load hits both alike. Prints each thread count's total seconds and nodes per second, and the
+time-to-depth speed-up (seconds with 1 thread / seconds with 2) with the nodes-per-second ratio.
+The machine has 2 cores: a speed-up near 2 would be ideal; lazy SMP's threads search overlapping
+trees, so less is expected.
+
+    python benches/smp_speed.py [--depth 14] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import chess
+import chess.engine
+from _common import import_ferrochess
+
+EPD = Path(__file__).resolve().parent.parent.parent / "shared/data/epd/bratko-kopec.epd"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depth", type=int, default=14)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    ferrochess = import_ferrochess()
+    if ferrochess is None:
+        return 1
+    if not EPD.is_file():
+        print(f"{EPD} not found (../shared/data is not next to this checkout)", file=sys.stderr)
+        return 1
+    boards = [chess.Board(line.split(" bm ")[0] + " 0 1") for line in EPD.read_text().splitlines()]
+    limit = chess.engine.Limit(depth=args.depth)
+    totals = {threads: {"seconds": 0.0, "nodes": 0} for threads in (1, 2)}
+    for board in boards:
+        for threads in (1, 2):
+            with ferrochess.Engine(hash_mb=64, threads=threads, book=None) as engine:
+                start = time.perf_counter()
+                info = engine.analyse(board, limit)
+                totals[threads]["seconds"] += time.perf_counter() - start
+                totals[threads]["nodes"] += info["nodes"]
+    nps = {t: totals[t]["nodes"] / totals[t]["seconds"] for t in totals}
+    result = {
+        "positions": len(boards),
+        "depth": args.depth,
+        "seconds": {t: round(totals[t]["seconds"], 2) for t in totals},
+        "nps": {t: round(nps[t]) for t in totals},
+        "time_to_depth_speedup": round(totals[1]["seconds"] / totals[2]["seconds"], 3),
+        "nps_ratio": round(nps[2] / nps[1], 3),
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for key, value in result.items():
+            print(f"{key}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
