@@ -151,10 +151,25 @@ pub fn score_captures(moves: &MoveList) -> MoveScores {
     moves.iter().map(|&m| mvv_lva(m)).collect()
 }
 
-/// Moves the best-scored move among `start..` to `start` (selection sort, one step at a time, so a
-/// cut-off early saves sorting the rest).
+/// Moves the best-scored move among `start..` to `start`: a selection sort, one step at a time, so
+/// that a cut-off on an early move saves sorting the rest; from the [`SORT_AFTER`]th move on
+/// (past the table move, the good captures and the killers, mostly) the rest is sorted at once.
 #[inline]
 pub fn pick_next(moves: &mut MoveList, scores: &mut [i32], start: usize) {
+    if start == SORT_AFTER {
+        let mut rest: ArrayVec<(i32, Move), 256> = (start..moves.len())
+            .map(|index| (scores[index], moves[index]))
+            .collect();
+        rest.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        for (offset, (score, m)) in rest.into_iter().enumerate() {
+            scores[start + offset] = score;
+            moves[start + offset] = m;
+        }
+        return;
+    }
+    if start > SORT_AFTER {
+        return;
+    }
     let mut best = start;
     for index in start + 1..moves.len() {
         if scores[index] > scores[best] {
@@ -164,6 +179,9 @@ pub fn pick_next(moves: &mut MoveList, scores: &mut [i32], start: usize) {
     moves.swap(start, best);
     scores.swap(start, best);
 }
+
+/// Moves picked one by one before [`pick_next`] sorts the rest.
+const SORT_AFTER: usize = 4;
 
 /// Whether a move is quiet (neither a capture nor a promotion): the moves killers and history track.
 #[inline]
