@@ -3,12 +3,14 @@
 Contract: plays `--games` games (even: each opening twice, colours swapped) between the two
 `--engine` specs, one game at a time, on a base+increment clock (`--tc 10+0.1`, seconds) that
 this runner keeps: each move's wall time is taken off the mover's clock, the increment added; a
-clock below zero loses on time (a draw if the opponent has no mating material), an illegal or
-missing move loses. Openings: the first `--opening-plies` (8) plies of lines drawn (seeded)
-from ferrochess's ECO opening lines, `src/book/openings/eco_lines.pgn`, balanced by construction
-(each line scored within +-0.9 pawns by Stockfish). Games end by checkmate, stalemate,
-insufficient material, threefold repetition or the 50-move rule (claimed automatically), or are
-drawn at `--max-plies`.
+clock below minus `--time-margin` (milliseconds, 0 by default; cutechess-cli's `timemargin`)
+loses on time (a draw if the opponent has no mating material), an illegal or missing move loses;
+a move that overdraws the clock by less than the margin is counted in the summary, its debt stays
+on the clock and the engine is told its clock as zero. Openings: the first `--opening-plies` (8)
+plies of lines drawn (seeded) from ferrochess's ECO opening lines,
+`src/book/openings/eco_lines.pgn`, balanced by construction (each line scored within +-0.9 pawns
+by Stockfish). Games end by checkmate, stalemate, insufficient material, threefold repetition or
+the 50-move rule (claimed automatically), or are drawn at `--max-plies`.
 Writes every game to `--pgn` as it finishes and prints the first engine's W/D/L, score and Elo
 difference with its 95% interval; with `--sprt elo0,elo1` it also runs a sequential probability
 ratio test (alpha = beta = 0.05) and stops once it decides. Exit 1 if any game had a time forfeit
@@ -21,7 +23,7 @@ XBoard engines get the clock as `level 0 M:SS INC` plus `time`/`otim` before eve
 reads a fractional increment as 0, so it plans as if it had none (its clock here still gets it).
 
     python benches/match.py --engine SPEC --engine SPEC [--games 40] [--tc 10+0.1] [--pgn out.pgn]
-        [--seed 1] [--sprt 0,10] [--json]
+        [--seed 1] [--sprt 0,10] [--time-margin 100] [--json]
 """
 
 from __future__ import annotations
@@ -105,11 +107,13 @@ class Outcome:
     result: str  # "1-0", "0-1", "1/2-1/2"
     reason: str
     forfeit: chess.Color | None = None  # the side that lost on time or by an illegal move
+    # moves per side that overdrew the clock by less than the time margin
+    overdrawn: dict[chess.Color, int] = field(default_factory=dict)
 
 
 def play_game(
     white: chess.engine.SimpleEngine, black: chess.engine.SimpleEngine, opening: list[chess.Move],
-    base: float, increment: float, max_plies: int,
+    base: float, increment: float, max_plies: int, margin: float = 0.0,
 ) -> tuple[chess.pgn.Game, Outcome]:  # fmt: skip
     board = chess.Board()
     for move in opening:
@@ -117,6 +121,7 @@ def play_game(
     clocks = {chess.WHITE: base, chess.BLACK: base}
     engines = {chess.WHITE: white, chess.BLACK: black}
     outcome: Outcome | None = None
+    overdrawn = {chess.WHITE: 0, chess.BLACK: 0}
     while outcome is None:
         finished = board.outcome(claim_draw=True)
         if finished is not None:
@@ -127,7 +132,7 @@ def play_game(
             break
         side = board.turn
         limit = chess.engine.Limit(
-            white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
+            white_clock=max(clocks[chess.WHITE], 0.0), black_clock=max(clocks[chess.BLACK], 0.0),
             white_inc=increment, black_inc=increment,
         )  # fmt: skip
         start = time.perf_counter()
@@ -142,7 +147,9 @@ def play_game(
         if move is None or move not in board.legal_moves:
             outcome = Outcome(loser, f"illegal move {move}", forfeit=side)
             break
-        if clocks[side] < 0:
+        if clocks[side] < 0 and -clocks[side] <= margin:
+            overdrawn[side] += 1
+        elif clocks[side] < 0:
             over_ms = -clocks[side] * 1000
             outcome = Outcome(loser if winner_can_mate else "1/2-1/2",
                               f"time forfeit ({over_ms:.0f} ms over, move {board.fullmove_number})",
@@ -153,6 +160,7 @@ def play_game(
     game = chess.pgn.Game.from_board(board)
     game.headers["Result"] = outcome.result
     game.headers["Termination"] = outcome.reason
+    outcome.overdrawn = overdrawn
     return game, outcome
 
 
@@ -193,6 +201,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pgn", type=Path, default=None)
     parser.add_argument("--sprt", default=None, help="elo0,elo1")
+    parser.add_argument("--time-margin", type=float, default=0.0,
+                        help="milliseconds a clock may overdraw before losing on time")  # fmt: skip
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     # XBoard engines such as Phalanx echo every command back ("you play both", "post off"), which
@@ -211,6 +221,7 @@ def main() -> int:
         bounds = (elo0, elo1, math.log(0.05 / 0.95), math.log(0.95 / 0.05))
     wins = draws = losses = 0
     forfeits: list[str] = []
+    overdrawn = {first.name: 0, second.name: 0}
     decided = None
     one, two = first.open(), second.open()
     try:
@@ -218,7 +229,8 @@ def main() -> int:
             opening = lines[index // 2]
             first_white = index % 2 == 0
             white, black = (one, two) if first_white else (two, one)
-            game, outcome = play_game(white, black, opening, base_s, inc_s, args.max_plies)
+            game, outcome = play_game(white, black, opening, base_s, inc_s, args.max_plies,
+                                      args.time_margin / 1000)  # fmt: skip
             game.headers["Event"] = "ferrochess match"
             game.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
             game.headers["Round"] = str(index + 1)
@@ -236,6 +248,8 @@ def main() -> int:
             if outcome.forfeit is not None:
                 culprit = game.headers["White" if outcome.forfeit == chess.WHITE else "Black"]
                 forfeits.append(f"game {index + 1}: {outcome.reason} ({culprit})")
+            for color, count in outcome.overdrawn.items():
+                overdrawn[game.headers["White" if color == chess.WHITE else "Black"]] += count
             print(f"game {index + 1}: {game.headers['White']} - {game.headers['Black']} "
                   f"{outcome.result} ({outcome.reason}); {first.name}: +{wins} ={draws} -{losses}",
                   file=sys.stderr, flush=True)  # fmt: skip
@@ -261,6 +275,8 @@ def main() -> int:
         "elo": round(elo, 1),
         "elo_95": [round(low, 1), round(high, 1)],
         "forfeits": forfeits,
+        "time_margin_ms": args.time_margin,
+        "moves_within_margin": overdrawn,
         "sprt": decided,
     }
     if args.json:
