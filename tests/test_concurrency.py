@@ -43,6 +43,18 @@ def run_together(tasks: list[Callable[[], T]]) -> list[T]:
         return [future.result(timeout=GUARD_SECONDS) for future in futures]
 
 
+def stop_until_done(engine: Engine, search: Callable[[], object]) -> None:
+    """Run `search` in a thread and call `engine.stop()` every 50 ms until it returns; fail if it
+    is still running after GUARD_SECONDS."""
+    worker = threading.Thread(target=search, daemon=True)
+    worker.start()
+    deadline = time.monotonic() + GUARD_SECONDS
+    while worker.is_alive() and time.monotonic() < deadline:
+        engine.stop()
+        worker.join(0.05)
+    assert not worker.is_alive(), "stop() did not end the search"
+
+
 def test_engines_in_four_threads() -> None:
     def search(fen: str) -> Callable[[], chess.engine.PlayResult]:
         def task() -> chess.engine.PlayResult:
@@ -94,13 +106,7 @@ def test_search_releases_the_gil_so_stop_works() -> None:
             except BaseException as error:  # reported by the main thread
                 outcome["error"] = error
 
-        worker = threading.Thread(target=long_search, daemon=True)
-        worker.start()
-        deadline = time.monotonic() + GUARD_SECONDS
-        while worker.is_alive() and time.monotonic() < deadline:
-            engine.stop()
-            worker.join(0.05)
-        assert not worker.is_alive(), "stop() did not end the search"
+        stop_until_done(engine, long_search)
 
     assert "error" not in outcome, outcome.get("error")
     info = outcome["info"]
@@ -124,15 +130,7 @@ def test_a_multithreaded_search_plays_legal_moves_and_stops() -> None:
                 board.push(move)
         board = chess.Board(MIDDLEGAME_FEN)
         outcome: dict[str, object] = {}
-        worker = threading.Thread(
-            target=lambda: outcome.update(info=engine.analyse(board, Limit(depth=40))), daemon=True
-        )
-        worker.start()
-        deadline = time.monotonic() + GUARD_SECONDS
-        while worker.is_alive() and time.monotonic() < deadline:
-            engine.stop()
-            worker.join(0.05)
-        assert not worker.is_alive(), "stop() did not end the threaded search"
+        stop_until_done(engine, lambda: outcome.update(info=engine.analyse(board, Limit(depth=40))))
         info = outcome["info"]
         assert isinstance(info, dict)
         assert info["pv"][0] in board.legal_moves
