@@ -282,7 +282,7 @@ class Engine(Closing):
     def __repr__(self) -> str:
         state = " closed" if self._core is None else ""
         return (
-            f"<ferrochess.Engine hash_mb={self._hash_mb} seed={self._seed} "
+            f"<ferrochess.Engine hash_mb={self._hash_mb} threads={self._threads} seed={self._seed} "
             f"book={self._book!r}{state}>"
         )
 
