@@ -62,7 +62,9 @@ const fn level(
 /// The levels, weakest first.
 ///
 /// Each level's [`Level::elo`] comes from matches against Stockfish 15.1's `UCI_Elo` at 10 s + 0.1 s
-/// (BENCHMARKS.md, "Playing strength", which gives every match and how the table was read off).
+/// (BENCHMARKS.md, "Playing strength", which gives every match and how the table was read off),
+/// played with the search as it was before issue 10's pruning and evaluation terms, which made
+/// full strength some 500 Elo stronger against Phalanx XXV; the levels are to be measured again.
 pub const LEVELS: [Level; 10] = [
     level(1, "Beginner", 1, 2_000, 5, 250, 120, 838),
     level(2, "Novice", 1, 5_000, 4, 150, 70, 1081),

@@ -1,4 +1,8 @@
 //! The main search: negamax with alpha-beta, a transposition table and a check extension.
+//!
+//! The Elo written beside a step is what removing it cost in self-play: the engine against itself
+//! without the step, 150 to 200 games at 2 s + 0.02 s per game, with its 95% interval
+//! (BENCHMARKS.md, "Search and evaluation steps").
 
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position as _, Role};
@@ -36,7 +40,8 @@ impl Context<'_> {
         {
             self.position.push(m);
             // Principal variation search: after the first move, a null window shows whether a
-            // move beats the best so far; only then is it searched with the full window.
+            // move beats the best so far; only then is it searched with the full window (with
+            // the null windows inside the tree: +168 Elo, see Step 14c).
             let mut score = None;
             if index > 0 && self.switches.alpha_beta {
                 let probe = -self.negamax(depth - 1, -alpha - 1, -alpha);
@@ -161,7 +166,8 @@ impl Context<'_> {
         }
 
         // Step 6b. Internal iterative reduction: a node the table knows no move for is likely
-        // new to the search and poorly ordered: search it a ply shallower.
+        // new to the search and poorly ordered: search it a ply shallower. (With late move
+        // pruning, Step 14a: +68 Elo, 95% +33..+105.)
         if self.switches.alpha_beta && depth >= IIR_MIN_DEPTH && tt_move.is_none() {
             depth -= 1;
         }
@@ -203,7 +209,7 @@ impl Context<'_> {
         };
 
         // Step 11. Reverse futility pruning: far enough above beta at a shallow non-PV node, the
-        // side to move keeps its advantage whatever it plays.
+        // side to move keeps its advantage whatever it plays. (+56 Elo, 95% +19..+94.)
         if let Some(eval) = static_eval
             && !pv_node
             && depth <= REVERSE_FUTILITY_MAX_DEPTH
@@ -216,6 +222,7 @@ impl Context<'_> {
 
         // Step 12. Null-move pruning: if passing the move still fails high on a shallower search,
         // a real move will too. Not twice in a row, and not with only pawns left (zugzwang).
+        // (+49 Elo, 95% +13..+86.)
         if let Some(eval) = static_eval
             && !pv_node
             && ply > 0
@@ -242,7 +249,8 @@ impl Context<'_> {
         }
 
         // Step 13. Order: TT move, captures not losing material by MVV-LVA, killers, history,
-        // losing captures.
+        // losing captures. (Static exchange evaluation here and in the quiescence search:
+        // SEE_ELO.)
         let side = self.position.board().turn();
         let killers = self.killers.get(ply);
         let mut scores = score_moves(
@@ -254,11 +262,7 @@ impl Context<'_> {
             side,
         );
 
-        // Step 14. Search each move: the first with the full window, the others with a null
-        // window first (principal variation search), late quiet moves also shallower (late move
-        // reductions), each re-searched when it beats alpha; at the frontier, quiet moves that
-        // cannot lift the evaluation to alpha are skipped (futility pruning). A move that reaches
-        // beta cuts the node off.
+        // Step 14. Search each move; a move that reaches beta cuts the node off.
         let original_alpha = alpha;
         let mut best_score = -Score::INFINITE;
         let mut best_move = None;
@@ -270,8 +274,9 @@ impl Context<'_> {
             }
             let m = moves[index];
             let quiet = is_quiet(m);
-            // Late move pruning: at a shallow non-PV node, once enough quiet moves have failed,
-            // the later ones (ordered last by history) are skipped.
+            // Step 14a. Late move pruning: at a shallow non-PV node, once enough quiet moves
+            // have failed, the later ones (ordered last by history) are skipped. (With internal
+            // iterative reduction, Step 6b: +68 Elo, 95% +33..+105.)
             if static_eval.is_some()
                 && !pv_node
                 && quiet
@@ -283,6 +288,8 @@ impl Context<'_> {
             }
             self.position.push(m);
             let gives_check = self.position.board().is_check();
+            // Step 14b. Futility pruning: at the frontier, a quiet move that gives no check and
+            // cannot lift the evaluation to alpha is skipped. (FP_ELO)
             if let Some(eval) = static_eval
                 && !pv_node
                 && quiet
@@ -295,6 +302,10 @@ impl Context<'_> {
                 self.position.pop();
                 continue;
             }
+            // Step 14c. The first move with the full window; the others with a null window
+            // first (principal variation search, +168 Elo, 95% +130..+211), late quiet moves
+            // also shallower (late move reductions, +63 Elo, 95% +26..+102), each searched again, deeper and
+            // then with the full window, when it beats alpha.
             let new_depth = depth - 1;
             let score = if searched == 0 || !pruning {
                 let (child_alpha, child_beta) = self.child_window(alpha, beta);
