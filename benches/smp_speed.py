@@ -1,14 +1,14 @@
 """Lazy SMP: the time one thread and two threads take to reach the same depth, in the same run.
 
 Contract: searches each Bratko-Kopec position (`../shared/data/epd/bratko-kopec.epd`, 24
-middlegame positions) to `--depth` (14) with a fresh `ferrochess.Engine(threads=1)` and then
+middlegame positions) to `--depth` (17) with a fresh `ferrochess.Engine(threads=1)` and then
 `threads=2` (64 MB table each, no book), alternating per position so that drift in the machine's
 load hits both alike. Prints each thread count's total seconds and nodes per second, and the
 time-to-depth speed-up (seconds with 1 thread / seconds with 2) with the nodes-per-second ratio.
 The machine has 2 cores: a speed-up near 2 would be ideal; lazy SMP's threads search overlapping
 trees, so less is expected.
 
-    python benches/smp_speed.py [--depth 14] [--json]
+    python benches/smp_speed.py [--depth 17] [--json]
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ EPD = Path(__file__).resolve().parent.parent.parent / "shared/data/epd/bratko-ko
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--depth", type=int, default=14)
+    parser.add_argument("--depth", type=int, default=17)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     ferrochess = import_ferrochess()

@@ -15,8 +15,11 @@ POSITION = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 MINIMAX = SearchOptions(
     alpha_beta=False, quiescence=False, move_ordering=False, transposition_table=False
 )
-ALPHA_BETA = SearchOptions(quiescence=False, move_ordering=False, transposition_table=False)
-ORDERED = SearchOptions(quiescence=False, transposition_table=False)
+ALPHA_BETA = SearchOptions(
+    quiescence=False, move_ordering=False, transposition_table=False, pruning=False
+)
+ORDERED = SearchOptions(quiescence=False, transposition_table=False, pruning=False)
+SELECTIVE = SearchOptions(quiescence=False, transposition_table=False)
 
 
 def analyse(options: SearchOptions, fen: str, depth: int) -> chess.engine.InfoDict:
@@ -25,7 +28,7 @@ def analyse(options: SearchOptions, fen: str, depth: int) -> chess.engine.InfoDi
         return engine.analyse(fen, Limit(depth=depth))
 
 
-@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
 def test_pruning_changes_the_work_not_the_value(depth: int) -> None:
     minimax = analyse(MINIMAX, POSITION, depth)
     alpha_beta = analyse(ALPHA_BETA, POSITION, depth)
@@ -35,6 +38,13 @@ def test_pruning_changes_the_work_not_the_value(depth: int) -> None:
         assert minimax["nodes"] > alpha_beta["nodes"] > ordered["nodes"]
     assert minimax["stats"]["cutoffs"] == 0  # type: ignore[typeddict-item]
     assert alpha_beta["stats"]["quiescence_nodes"] == 0  # type: ignore[typeddict-item]
+
+
+def test_the_selective_search_trades_exactness_for_fewer_nodes() -> None:
+    ordered = analyse(ORDERED, POSITION, 5)
+    selective = analyse(SELECTIVE, POSITION, 5)
+    assert selective["nodes"] < ordered["nodes"]
+    assert selective["pv"][0] in chess.Board(POSITION).legal_moves
 
 
 def test_quiescence_off_shows_the_horizon_effect() -> None:

@@ -283,6 +283,7 @@ class Engine:
         move_ordering: bool = True,
         transposition_table: bool = True,
         threads: int | None = None,
+        pruning: bool = True,
     ) -> Engine:
         """Create an engine with a ``hash_mb`` mebibyte transposition table (None: 16).
 
@@ -293,7 +294,8 @@ class Engine:
         (a path list like ``a:b``; None: none) names Syzygy tables probed at the root and in the
         search; a missing directory raises FileError. ``alpha_beta``, ``quiescence``,
         ``move_ordering`` and ``transposition_table`` switch those parts of the search off when
-        False (for study; all on plays best). ``threads`` (None: 1) searches with that many
+        False (for study; all on plays best), and ``pruning`` the selective search (null-move,
+        futility and late move pruning, reductions). ``threads`` (None: 1) searches with that many
         threads sharing the table (lazy SMP).
         Raises InvalidLimitError for an out-of-range value (hash_mb outside 1..MAX_HASH_MB,
         threads outside 1..MAX_THREADS, a bad choice name), FileError and InvalidBookError for a
@@ -371,8 +373,8 @@ class Engine:
         """The largest piece count the tablebases cover (0 without tablebases)."""
 
     @property
-    def switches(self) -> tuple[bool, bool, bool, bool]:
-        """``(alpha_beta, quiescence, move_ordering, transposition_table)``."""
+    def switches(self) -> tuple[bool, bool, bool, bool, bool]:
+        """``(alpha_beta, quiescence, move_ordering, transposition_table, pruning)``."""
 
 @final
 class Book:

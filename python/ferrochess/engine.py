@@ -72,7 +72,9 @@ class SearchOptions:
 
     ``SearchOptions(alpha_beta=False, quiescence=False, move_ordering=False,
     transposition_table=False)`` is the plain minimax of the textbooks; the search statistics in
-    ``info["stats"]`` and ``info["nodes"]`` show the difference each part makes.
+    ``info["stats"]`` and ``info["nodes"]`` show the difference each part makes. Alpha-beta
+    without ``pruning`` returns exactly the minimax score; the selective search gives that up for
+    depth.
     """
 
     alpha_beta: bool = True
@@ -86,6 +88,10 @@ class SearchOptions:
     in the order they are generated."""
     transposition_table: bool = True
     """The transposition table. Off: never probed nor written."""
+    pruning: bool = True
+    """The selective search on top of alpha-beta: null-move, reverse futility, futility and late
+    move pruning, late move and internal iterative reductions, static-exchange pruning in the
+    quiescence search. Off: alpha-beta returns exactly the minimax score, only slower."""
 
 
 def evaluate(board: BoardLike) -> _Evaluation:
@@ -269,6 +275,7 @@ class Engine(Closing):
             options.move_ordering,
             options.transposition_table,
             threads,
+            options.pruning,
         )
         self._search_options = options
         self._hash_mb = self._core.hash_mb

@@ -74,7 +74,8 @@ impl Engine {
     #[pyo3(signature = (
         hash_mb = None, seed = None, book = None, book_choice = "weighted".to_string(),
         book_min_weight = None, book_max_ply = None, syzygy_path = None, alpha_beta = true,
-        quiescence = true, move_ordering = true, transposition_table = true, threads = None
+        quiescence = true, move_ordering = true, transposition_table = true, threads = None,
+        pruning = true
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -91,6 +92,7 @@ impl Engine {
         move_ordering: bool,
         transposition_table: bool,
         threads: Option<&Bound<'_, PyInt>>,
+        pruning: bool,
     ) -> PyResult<Engine> {
         let integers = || -> Result<(i64, i64, BookArguments), Error> {
             let hash_mb = optional_integer("hash_mb", hash_mb)?.unwrap_or(DEFAULT_HASH_MB);
@@ -129,6 +131,7 @@ impl Engine {
                 quiescence,
                 move_ordering,
                 transposition_table,
+                pruning,
             });
             Ok(searcher)
         })?;
@@ -182,15 +185,16 @@ impl Engine {
         })
     }
 
-    /// The search switches: (alpha_beta, quiescence, move_ordering, transposition_table).
+    /// The search switches: (alpha_beta, quiescence, move_ordering, transposition_table, pruning).
     #[getter]
-    fn switches(&self, py: Python<'_>) -> (bool, bool, bool, bool) {
+    fn switches(&self, py: Python<'_>) -> (bool, bool, bool, bool, bool) {
         let s = py.detach(|| self.lock().switches());
         (
             s.alpha_beta,
             s.quiescence,
             s.move_ordering,
             s.transposition_table,
+            s.pruning,
         )
     }
 

@@ -168,7 +168,7 @@ impl Context<'_> {
         // Step 6b. Internal iterative reduction: a node the table knows no move for is likely
         // new to the search and poorly ordered: search it a ply shallower. (With late move
         // pruning, Step 14a: +68 Elo, 95% +33..+105.)
-        if self.switches.alpha_beta && depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+        if self.switches.selective() && depth >= IIR_MIN_DEPTH && tt_move.is_none() {
             depth -= 1;
         }
 
@@ -199,10 +199,10 @@ impl Context<'_> {
         }
 
         // Step 10. The static evaluation, for the pruning steps below (not in check, where every
-        // evasion must be searched, and not without alpha-beta, which they all rely on).
+        // evasion must be searched, and only with the selective search switched on).
         let pruning = self.switches.alpha_beta;
         let pv_node = beta.value() - alpha.value() > 1;
-        let static_eval = if in_check || !pruning {
+        let static_eval = if in_check || !self.switches.selective() {
             None
         } else {
             Some(self.evaluate())
@@ -311,7 +311,8 @@ impl Context<'_> {
                 let (child_alpha, child_beta) = self.child_window(alpha, beta);
                 -self.negamax(new_depth, child_alpha, child_beta)
             } else {
-                let reduction = if depth >= LMR_MIN_DEPTH
+                let reduction = if self.switches.selective()
+                    && depth >= LMR_MIN_DEPTH
                     && searched >= LMR_MIN_MOVES
                     && quiet
                     && !in_check

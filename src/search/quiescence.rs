@@ -82,7 +82,10 @@ impl Context<'_> {
                 continue;
             }
             // A capture that loses material by static exchange cannot raise the score.
-            if pruning && !in_check && loses_material(self.position.board().board(), m) {
+            if self.switches.selective()
+                && !in_check
+                && loses_material(self.position.board().board(), m)
+            {
                 continue;
             }
             self.position.push(m);
