@@ -2,8 +2,9 @@
 //!
 //! The values between the `tuned` markers are written by the Texel tuner,
 //! `cargo run --release --example texel_tune -- POSITIONS --write` (see `benches/texel_tune.rs`),
-//! which fits them to the results of the games the positions come from, with the material and
-//! piece-square tables held fixed.
+//! which fits them to the positions' labels (Stockfish's expected scores, from
+//! `benches/texel_positions.py --stockfish`), with the material and piece-square tables held
+//! fixed.
 
 use super::Tapered;
 

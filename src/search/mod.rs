@@ -499,11 +499,21 @@ impl Searcher {
                 root_restricted,
                 observer,
             );
-            let info = context.iterate(root_moves, limits, multipv);
-            shared.finished.stop();
-            info
+            // The helpers stop when the main thread is done, even if it unwinds from a panic
+            // (the scope waits for them before passing the panic on).
+            let _finish = RaiseOnDrop(&shared.finished);
+            context.iterate(root_moves, limits, multipv)
         });
         Ok(info)
+    }
+}
+
+/// Raises its flag when dropped.
+struct RaiseOnDrop<'a>(&'a StopFlag);
+
+impl Drop for RaiseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop();
     }
 }
 
@@ -600,7 +610,8 @@ impl<'a> Context<'a> {
             let mut excluded: Vec<Move> = Vec::with_capacity(lines_wanted);
             while lines.len() < lines_wanted {
                 // Aspiration: one line, deep enough, starts from a window around the last
-                // iteration's score (+21 Elo, 95% -7..+49, over 300 games; measured as in negamax.rs).
+                // iteration's score (+21 Elo, 95% -7..+49, over 300 games; measured as in
+                // negamax.rs).
                 let previous = (lines_wanted == 1 && depth >= ASPIRATION_MIN_DEPTH)
                     .then(|| info.lines.first().map(|line| line.score))
                     .flatten();
