@@ -97,8 +97,9 @@ fn fit_k(samples: &[Sample], weights: &Weights) -> f64 {
         let step = (high - low) / 20.0;
         best = (0..=20)
             .map(|i| low + step * f64::from(i))
-            .min_by(|a, b| error(samples, weights, *a).total_cmp(&error(samples, weights, *b)))
-            .unwrap_or(best);
+            .map(|k| (k, error(samples, weights, k)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map_or(best, |(k, _)| k);
         (low, high) = ((best - step).max(0.01), best + step);
     }
     best

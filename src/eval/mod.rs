@@ -63,10 +63,29 @@ pub fn material_and_placement(board: &Chess) -> Tapered {
 
 impl std::ops::Add for Tapered {
     type Output = Tapered;
+    #[inline]
     fn add(self, other: Tapered) -> Tapered {
         Tapered {
             middlegame: self.middlegame + other.middlegame,
             endgame: self.endgame + other.endgame,
+        }
+    }
+}
+
+impl std::ops::AddAssign for Tapered {
+    #[inline]
+    fn add_assign(&mut self, other: Tapered) {
+        *self = *self + other;
+    }
+}
+
+impl std::ops::Mul<i32> for Tapered {
+    type Output = Tapered;
+    #[inline]
+    fn mul(self, count: i32) -> Tapered {
+        Tapered {
+            middlegame: self.middlegame * count,
+            endgame: self.endgame * count,
         }
     }
 }

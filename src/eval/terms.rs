@@ -23,9 +23,7 @@ pub struct Total(pub Tapered);
 impl Sink for Total {
     #[inline]
     fn add(&mut self, index: usize, count: i32) {
-        let weight = WEIGHTS[index];
-        self.0.middlegame += weight.middlegame * count;
-        self.0.endgame += weight.endgame * count;
+        self.0 += WEIGHTS[index] * count;
     }
 }
 
@@ -48,10 +46,7 @@ impl Sink for ByGroup {
             Group::KingSafety => &mut self.king_safety,
             Group::Pieces => &mut self.pieces,
         };
-        let mut one = Total::default();
-        one.add(index, count);
-        total.middlegame += one.0.middlegame;
-        total.endgame += one.0.endgame;
+        *total += WEIGHTS[index] * count;
     }
 }
 
@@ -214,21 +209,18 @@ pub fn add_terms<S: Sink>(board: &Board, sink: &mut S) {
         // The own king's shelter.
         let king_files =
             Bitboard::from_file(our_king.file()) | ADJACENT_FILES[our_king.file() as usize];
-        let two_ahead = ranks_ahead(color, our_king.rank())
-            & !ranks_ahead(
-                color,
-                Rank::new(match color {
-                    Color::White => (our_king.rank() as u32 + 2).min(7),
-                    Color::Black => (our_king.rank() as u32).saturating_sub(2),
-                }),
-            );
+        let king_rank = Bitboard::from_rank(our_king.rank());
+        let two_ahead = match color {
+            Color::White => king_rank.shift(8) | king_rank.shift(16),
+            Color::Black => king_rank.shift(-8) | king_rank.shift(-16),
+        };
         sink.add(
             weights::KING_SHELTER_PAWN,
             sign * (our_pawns & king_files & two_ahead).count() as i32,
         );
-        let open = File::ALL
+        let open = [-1, 0, 1]
             .into_iter()
-            .filter(|&file| king_files.intersects(Bitboard::from_file(file)))
+            .filter_map(|offset| our_king.file().offset(offset))
             .filter(|&file| (our_pawns & Bitboard::from_file(file)).is_empty())
             .count() as i32;
         sink.add(weights::KING_OPEN_FILE, sign * open);
