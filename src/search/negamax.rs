@@ -200,7 +200,7 @@ impl Context<'_> {
 
         // Step 10. The static evaluation, for the pruning steps below (not in check, where every
         // evasion must be searched, and only with the selective search switched on).
-        let pruning = self.switches.alpha_beta;
+        let alpha_beta = self.switches.alpha_beta;
         let pv_node = beta.value() - alpha.value() > 1;
         let static_eval = if in_check || !self.switches.selective() {
             None
@@ -307,7 +307,7 @@ impl Context<'_> {
             // also shallower (late move reductions, +63 Elo, 95% +26..+102), each searched again, deeper and
             // then with the full window, when it beats alpha.
             let new_depth = depth - 1;
-            let score = if searched == 0 || !pruning {
+            let score = if searched == 0 || !alpha_beta {
                 let (child_alpha, child_beta) = self.child_window(alpha, beta);
                 -self.negamax(new_depth, child_alpha, child_beta)
             } else {
@@ -346,7 +346,7 @@ impl Context<'_> {
                     best_move = Some(m);
                     alpha = score;
                     self.pv.update(ply, m);
-                    if score >= beta && pruning {
+                    if score >= beta && alpha_beta {
                         self.stats.cutoffs += 1;
                         if quiet {
                             // Step 15. Remember the refutation: killer and history bonus, and a

@@ -32,16 +32,16 @@ impl Context<'_> {
         // before generating moves saves the generation at most nodes.
         let mut best_score = -Score::INFINITE;
         let mut stand_pat = -Score::INFINITE;
-        let pruning = self.switches.alpha_beta;
+        let alpha_beta = self.switches.alpha_beta;
         if !in_check {
             stand_pat = self.evaluate();
-            if pruning && stand_pat >= beta {
+            if alpha_beta && stand_pat >= beta {
                 return stand_pat;
             }
             // Delta pruning, whole node: not even winning a queen would reach alpha.
             let seventh_rank = Bitboard::from_rank(board.turn().relative_rank(Rank::Seventh));
             let promotion_possible = (board.our(Role::Pawn) & seventh_rank).any();
-            if pruning && !promotion_possible && stand_pat + BIG_DELTA_CP < alpha {
+            if alpha_beta && !promotion_possible && stand_pat + BIG_DELTA_CP < alpha {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -74,7 +74,7 @@ impl Context<'_> {
             }
             let m = moves[index];
             // Delta pruning, per move: this capture cannot lift the score to alpha.
-            if pruning
+            if alpha_beta
                 && !in_check
                 && !m.is_promotion()
                 && stand_pat + m.capture().map_or(0, role_value) + DELTA_MARGIN_CP < alpha
@@ -99,7 +99,7 @@ impl Context<'_> {
                 best_score = score;
                 if score > alpha {
                     alpha = score;
-                    if pruning && score >= beta {
+                    if alpha_beta && score >= beta {
                         break;
                     }
                 }
