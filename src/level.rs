@@ -62,10 +62,11 @@ const fn level(
 /// The levels, weakest first.
 ///
 /// Each level's [`Level::elo`] comes from matches against Stockfish 15.1's `UCI_Elo` at 10 s + 0.1 s
-/// (BENCHMARKS.md, "Playing strength", which gives every match and how the table was read off),
+/// (BENCHMARKS.md, "Playing strength before issue 10", every match and how the table was read off),
 /// played with the search as it was before issue 10's pruning and evaluation terms. Full strength
-/// was measured again after them (the ladder: 300 games against `UCI_Elo` 2000, 2200 and 2400,
-/// performance 2208); levels 1 to 9 have not been yet, so their values are stale.
+/// was measured again after them (BENCHMARKS.md, "The ladder, after the steps": 300 games
+/// against `UCI_Elo` 2000, 2200 and 2400, performance 2208); levels 1 to 9 have not been yet, so
+/// their values are stale.
 pub const LEVELS: [Level; 10] = [
     level(1, "Beginner", 1, 2_000, 5, 250, 120, 838),
     level(2, "Novice", 1, 5_000, 4, 150, 70, 1081),
