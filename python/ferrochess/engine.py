@@ -73,8 +73,8 @@ class SearchOptions:
     ``SearchOptions(alpha_beta=False, quiescence=False, move_ordering=False,
     transposition_table=False)`` is the plain minimax of the textbooks; the search statistics in
     ``info["stats"]`` and ``info["nodes"]`` show the difference each part makes. Alpha-beta
-    without ``pruning`` returns exactly the minimax score; the selective search gives that up for
-    depth.
+    without ``pruning`` (and without quiescence) returns exactly the minimax score; the selective
+    search gives that up for depth.
     """
 
     alpha_beta: bool = True
@@ -91,7 +91,8 @@ class SearchOptions:
     pruning: bool = True
     """The selective search on top of alpha-beta: null-move, reverse futility, futility and late
     move pruning, late move and internal iterative reductions, static-exchange pruning in the
-    quiescence search. Off: alpha-beta returns exactly the minimax score, only slower."""
+    quiescence search. Off: alpha-beta without quiescence returns exactly the minimax score,
+    only slower (the quiescence search's delta pruning belongs to alpha-beta)."""
 
 
 def evaluate(board: BoardLike) -> _Evaluation:

@@ -189,8 +189,9 @@ pub struct SearchSwitches {
     pub transposition_table: bool,
     /// Selective search, on top of alpha-beta: null-move, reverse futility, futility and late
     /// move pruning, late move and internal iterative reductions, and the quiescence search's
-    /// static-exchange pruning. These trade exactness for depth (off, alpha-beta returns exactly
-    /// the minimax score; on, the engine plays far better).
+    /// static-exchange pruning. These trade exactness for depth (off, alpha-beta without
+    /// quiescence returns exactly the minimax score: the quiescence search's delta pruning
+    /// belongs to alpha-beta; on, the engine plays far better).
     pub pruning: bool,
 }
 
