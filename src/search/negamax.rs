@@ -168,7 +168,8 @@ impl Context<'_> {
         // Step 6b. Internal iterative reduction: a node the table knows no move for is likely
         // new to the search and poorly ordered: search it a ply shallower. (With late move
         // pruning, Step 14a: +68 Elo, 95% +33..+105.)
-        if self.switches.selective() && depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+        let selective = self.switches.selective();
+        if selective && depth >= IIR_MIN_DEPTH && tt_move.is_none() {
             depth -= 1;
         }
 
@@ -202,7 +203,7 @@ impl Context<'_> {
         // evasion must be searched, and only with the selective search switched on).
         let alpha_beta = self.switches.alpha_beta;
         let pv_node = beta.value() - alpha.value() > 1;
-        let static_eval = if in_check || !self.switches.selective() {
+        let static_eval = if in_check || !selective {
             None
         } else {
             Some(self.evaluate())
@@ -311,7 +312,7 @@ impl Context<'_> {
                 let (child_alpha, child_beta) = self.child_window(alpha, beta);
                 -self.negamax(new_depth, child_alpha, child_beta)
             } else {
-                let reduction = if self.switches.selective()
+                let reduction = if selective
                     && depth >= LMR_MIN_DEPTH
                     && searched >= LMR_MIN_MOVES
                     && quiet

@@ -33,6 +33,7 @@ impl Context<'_> {
         let mut best_score = -Score::INFINITE;
         let mut stand_pat = -Score::INFINITE;
         let alpha_beta = self.switches.alpha_beta;
+        let selective = self.switches.selective();
         if !in_check {
             stand_pat = self.evaluate();
             if alpha_beta && stand_pat >= beta {
@@ -82,10 +83,7 @@ impl Context<'_> {
                 continue;
             }
             // A capture that loses material by static exchange cannot raise the score.
-            if self.switches.selective()
-                && !in_check
-                && loses_material(self.position.board().board(), m)
-            {
+            if selective && !in_check && loses_material(self.position.board().board(), m) {
                 continue;
             }
             self.position.push(m);
