@@ -34,6 +34,27 @@ pub struct Level {
     /// game: what `UCI_LimitStrength` maps `UCI_Elo` onto. Measured in games (BENCHMARKS.md,
     /// "Playing strength"); see [`LEVELS`] for how.
     pub elo: u16,
+    /// Whether [`Level::elo`] was measured with the search as it is now.
+    pub calibration: Calibration,
+}
+
+/// How far a level's [`Level::elo`] can be trusted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Calibration {
+    /// Measured in games with the current search.
+    Measured,
+    /// Measured with an older, weaker search: the level plays stronger than its Elo says.
+    Stale,
+}
+
+impl Calibration {
+    /// `"measured"` or `"stale"`, as Python, the play page and the notebook show it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Calibration::Measured => "measured",
+            Calibration::Stale => "stale",
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -56,6 +77,7 @@ const fn level(
         window,
         temperature,
         elo,
+        calibration: Calibration::Stale,
     }
 }
 
@@ -66,7 +88,7 @@ const fn level(
 /// played with the search as it was before issue 10's pruning and evaluation terms. Full strength
 /// was measured again after them (BENCHMARKS.md, "The ladder, after the steps": 300 games
 /// against `UCI_Elo` 2000, 2200 and 2400, performance 2208); levels 1 to 9 have not been yet, so
-/// their values are stale.
+/// their values are stale ([`Calibration::Stale`], which the play page and notebook show).
 pub const LEVELS: [Level; 10] = [
     level(1, "Beginner", 1, 2_000, 5, 250, 120, 838),
     level(2, "Novice", 1, 5_000, 4, 150, 70, 1081),
@@ -86,6 +108,7 @@ pub const LEVELS: [Level; 10] = [
         window: 0,
         temperature: 0,
         elo: 2208,
+        calibration: Calibration::Measured,
     },
 ];
 

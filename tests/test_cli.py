@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import socket
 import subprocess
 import sys
 
@@ -85,12 +86,25 @@ def test_bad_fen_exits_2_naming_it() -> None:
         (["perft", START_FEN, "deep"], "deep"),
         (["bench", "--depth", "999"], "999"),
         (["castle"], "castle"),
+        (["play", "--think", "-1"], "--think: '-1' is not between"),
+        (["play", "--think", "nan"], "'nan'"),
+        (["play", "--engines", "0"], "--engines: '0' is not between 1"),
+        (["play", "--port", "70000"], "70000"),
         ([], "COMMAND"),
     ],
     ids=repr,
 )
 def test_bad_arguments_exit_2(args: list[str], named: str) -> None:
     assert_usage_error(run(*args), named)
+
+
+def test_play_refuses_a_busy_port_before_printing_its_address() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        process = run("play", "--port", str(port))
+    assert_usage_error(process, f"cannot listen on 127.0.0.1:{port}", "--port")
 
 
 def test_console_script() -> None:

@@ -183,11 +183,12 @@ def test_a_flood_of_hostile_requests_leaves_the_server_playing(client: FlaskClie
 
 
 def test_a_game_at_the_move_limit_is_answered(client: FlaskClient, app: Flask) -> None:
-    """2,000 plies (the most accepted) of knights shuffling: read, and found drawn by repetition."""
+    """2,000 plies (the most accepted) of knights shuffling: answered at once, refused at the
+    first move after the game ended by threefold repetition (on every endpoint)."""
     app.config["MAX_CONTENT_LENGTH"] = 1024 * 1024
     moves = ["g1f3", "g8f6", "f3g1", "f6g8"] * 500
-    state = client.post("/api/state", json={"moves": moves})
-    assert state.status_code == 200 and state.json["status"]["over"], state.json["status"]
-    move = client.post("/api/move", data=json.dumps({"moves": moves}),
-                       content_type="application/json")  # fmt: skip
-    assert move.status_code == 400 and move.json["field"] == "moves"
+    for path in ("/api/state", "/api/move", "/api/pgn"):
+        response = client.post(path, data=json.dumps({"moves": moves}),
+                               content_type="application/json")  # fmt: skip
+        assert response.status_code == 400 and response.json["field"] == "moves[8]", path
+        assert "threefold repetition" in response.json["error"]

@@ -235,12 +235,13 @@ def uci() -> None:
     """Speak UCI on the process's stdin and stdout until ``quit`` or the end of input (the GIL is
     released meanwhile). Used by ``ferrochess uci``."""
 
-def levels() -> list[tuple[int, str, int | None, int | None, int, int, int, int]]:
+def levels() -> list[tuple[int, str, int | None, int | None, int, int, int, int, str]]:
     """The playing levels, weakest first: ``(number, name, max_depth, max_nodes, candidates,
-    window, temperature, elo)``. A level caps the search at ``max_depth`` plies and ``max_nodes``
+    window, temperature, elo, calibration)``. A level caps the search at ``max_depth`` plies and ``max_nodes``
     nodes (None: no cap), searches ``candidates`` lines and plays one of those within ``window``
     centipawns of the best, a line ``temperature`` centipawns worse being e times less likely.
-    ``elo`` is its measured strength on Stockfish 15.1's ``UCI_Elo`` scale at 10 s + 0.1 s."""
+    ``elo`` is its measured strength on Stockfish 15.1's ``UCI_Elo`` scale at 10 s + 0.1 s;
+    ``calibration`` is ``"measured"`` (with the current search) or ``"stale"`` (an older one)."""
 
 def perft(fen: str, depth: int) -> int:
     """Count the leaf nodes of the legal move tree of ``fen`` to ``depth`` plies (depth 0 gives 1).

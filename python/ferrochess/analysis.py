@@ -38,6 +38,7 @@ import chess
 import chess.engine
 import chess.pgn
 
+from ferrochess import rules
 from ferrochess.engine import Engine
 from ferrochess.exceptions import AnalysisOutputError, FileError
 from ferrochess.interop import limit_to_kwargs
@@ -79,7 +80,11 @@ def winning_chances(score: dict[str, Any]) -> float:
 
 
 def analyse_game(
-    game: chess.pgn.Game, limit: chess.engine.Limit, *, engine: Engine | None = None
+    game: chess.pgn.Game,
+    limit: chess.engine.Limit,
+    *,
+    engine: Engine | None = None,
+    progress: Callable[[int, int], object] | None = None,
 ) -> dict[str, Any]:
     """Review every move of ``game``'s main line (see the module docs).
 
@@ -90,27 +95,41 @@ def analyse_game(
     ``judgement`` (None, "inaccuracy", "mistake" or "blunder"); ``accuracy`` per colour (None for
     a side that did not move); ``judgements`` counted per colour. ``engine`` defaults to a fresh
     one without book; its table is cleared first so the review depends only on the game and
-    ``limit``. Raises InvalidLimitError for a limit that sets nothing.
+    ``limit``. ``progress(done, total)`` is called before the first position is searched and
+    after each (``total`` positions in all); an exception it raises ends the review there (how a
+    caller cancels one). A position where the game has ended (:func:`ferrochess.rules.outcome`) is
+    scored without a search. Raises InvalidLimitError for a limit that sets nothing.
     """
     limit_to_kwargs(limit)  # refuse a limit that sets nothing before any work
     own = engine is None
     engine = engine or Engine(book=None)
     try:
         engine.new_game()
-        return _review(game, limit, engine)
+        return _review(game, limit, engine, progress)
     finally:
         if own:
             engine.close()
 
 
-def _review(game: chess.pgn.Game, limit: chess.engine.Limit, engine: Engine) -> dict[str, Any]:
+def _review(
+    game: chess.pgn.Game,
+    limit: chess.engine.Limit,
+    engine: Engine,
+    progress: Callable[[int, int], object] | None,
+) -> dict[str, Any]:
     board = game.board()
     positions = [board.copy()]
     moves = list(game.mainline_moves())
     for move in moves:
         board.push(move)
         positions.append(board.copy())
-    evaluations = [_evaluate(position, limit, engine) for position in positions]
+    evaluations: list[dict[str, Any]] = []
+    for position in positions:
+        if progress is not None:
+            progress(len(evaluations), len(positions))
+        evaluations.append(_evaluate(position, limit, engine))
+    if progress is not None:
+        progress(len(evaluations), len(positions))
     reviewed = []
     per_side: dict[str, list[float]] = {"white": [], "black": []}
     counts = {color: {name: 0 for _, name in JUDGEMENTS} for color in ("white", "black")}
@@ -162,7 +181,7 @@ def _evaluate(
     board: chess.Board, limit: chess.engine.Limit, engine: Engine
 ) -> dict[str, Any]:
     """Score (White's view), best move and line of a position; a finished game is not searched."""
-    outcome = board.outcome(claim_draw=False)
+    outcome = rules.outcome(board)
     if outcome is not None:
         if outcome.winner is None:
             score: dict[str, Any] = {"cp": 0}

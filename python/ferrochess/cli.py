@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from ferrochess import _core
@@ -27,6 +28,9 @@ PROG = "ferrochess"
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+MAX_PLAY_ENGINES = 256
+MIN_THINK_SECONDS = 0.01
+MAX_THINK_SECONDS = 3600.0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -169,7 +173,9 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
         description="Serve the play page (Flask) and print its address.",
     )
     play.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
-    play.add_argument("--port", type=int, default=5000, help="port (default: 5000)")
+    play.add_argument(
+        "--port", type=_bounded(int, 0, 65535), default=5000, help="port (default: 5000)"
+    )
     play.add_argument("--open", action="store_true", help="open the page in a web browser")
     play.add_argument(
         "--book", default=DEFAULT_BOOK, metavar="BOOK", help="'default' (built in), path or 'none'"
@@ -181,13 +187,43 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
         help=f"Syzygy tablebase directories (default: ${SYZYGY_PATH_ENV})",
     )
     play.add_argument(
-        "--engines", type=int, default=None, metavar="N",
+        "--engines", type=_bounded(int, 1, MAX_PLAY_ENGINES), default=None, metavar="N",
         help="searches at once (default: the number of CPUs)",
     )  # fmt: skip
     play.add_argument(
-        "--think", type=float, default=3.0, metavar="SECONDS",
-        help="longest search per move (default: 3)",
+        "--think", type=_bounded(float, MIN_THINK_SECONDS, MAX_THINK_SECONDS), default=3.0,
+        metavar="SECONDS", help="longest search per move (default: 3)",
     )  # fmt: skip
+
+
+def _bounded(kind: type[int] | type[float], low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a number of ``kind`` from ``low`` to ``high`` (argparse exits 2 with the
+    message otherwise)."""
+    name = "an integer" if kind is int else "a number"
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {name}") from None
+        if not low <= value <= high:  # also refuses NaN
+            raise argparse.ArgumentTypeError(f"{text!r} is not between {low:g} and {high:g}")
+        return value
+
+    return parse
+
+
+def _port_free(host: str, port: int) -> str | None:
+    """None when ``host:port`` can be bound now, else why not (the port checked before the page's
+    address is printed)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            return error.strerror or str(error)
+    return None
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -204,6 +240,14 @@ def run_play(args: argparse.Namespace) -> int:
     }
     if args.engines is not None:
         config["FERROCHESS_ENGINES"] = args.engines
+    problem = _port_free(args.host, args.port)
+    if problem is not None:
+        print(
+            f"{PROG} play: cannot listen on {args.host}:{args.port}: {problem} "
+            "(is another server using it? choose another with --port)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     app = create_app(config)
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"

@@ -129,6 +129,9 @@ class Level(NamedTuple):
     elo: int
     """About how strongly it plays: Elo on Stockfish 15.1's ``UCI_Elo`` scale at 10 s + 0.1 s a
     game, measured in games against Stockfish (BENCHMARKS.md); what ``UCI_Elo`` maps onto."""
+    calibration: str
+    """``"measured"``: ``elo`` was measured with the current search; ``"stale"``: with an older,
+    weaker one, so the level now plays stronger than ``elo`` says."""
 
 
 def levels() -> list[Level]:

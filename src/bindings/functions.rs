@@ -115,6 +115,7 @@ pub fn levels() -> Vec<(
     i32,
     i32,
     u16,
+    &'static str,
 )> {
     crate::level::LEVELS
         .iter()
@@ -128,6 +129,7 @@ pub fn levels() -> Vec<(
                 l.window,
                 l.temperature,
                 l.elo,
+                l.calibration.name(),
             )
         })
         .collect()

@@ -20,11 +20,17 @@
     (default 2.0).
 ``FERROCHESS_DEFAULT_LEVEL``
     The level the page starts at (default 4).
+``FERROCHESS_NATURAL_DELAY``
+    Whether levels below full strength take a natural, short time to reply (default True).
+``FERROCHESS_REVIEW_NODES``, ``FERROCHESS_JUDGE_NODES``, ``FERROCHESS_DRAW_NODES``
+    Nodes searched per position of a review, per try in "learn from your mistakes" and to decide
+    on a draw offer (defaults 150,000, 300,000, 300,000).
 ``MAX_CONTENT_LENGTH``
     Largest request body in bytes (default 64 KiB); a larger one is refused with 400.
 
 Every error of the JSON API is ``{"error": message, "field": name}`` with status 400 (bad input),
-404, 405 or 503 (all engines busy).
+404, 405, 409 (a cancelled search) or 503 (all engines busy). The API is written down in
+docs/play.md; the requests are answered by :class:`ferrochess.web.service.GameService`.
 """
 
 from __future__ import annotations
@@ -37,8 +43,9 @@ from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ferrochess.web.pool import EnginePool
+from ferrochess.web.service import GameService, Settings
 
-__all__ = ["create_app", "EnginePool"]
+__all__ = ["create_app", "EnginePool", "GameService", "Settings"]
 
 DEFAULTS: dict[str, Any] = {
     "FERROCHESS_BOOK": "default",
@@ -48,6 +55,10 @@ DEFAULTS: dict[str, Any] = {
     "FERROCHESS_MAX_THINK_SECONDS": 3.0,
     "FERROCHESS_BUSY_WAIT_SECONDS": 2.0,
     "FERROCHESS_DEFAULT_LEVEL": 4,
+    "FERROCHESS_NATURAL_DELAY": True,
+    "FERROCHESS_REVIEW_NODES": 150_000,
+    "FERROCHESS_JUDGE_NODES": 300_000,
+    "FERROCHESS_DRAW_NODES": 300_000,
     "MAX_CONTENT_LENGTH": 64 * 1024,
 }
 
@@ -58,11 +69,25 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(DEFAULTS)
     if test_config is not None:
         app.config.from_mapping(test_config)
-    app.extensions["ferrochess_pool"] = EnginePool(
-        engines=int(app.config["FERROCHESS_ENGINES"]),
-        hash_mb=int(app.config["FERROCHESS_HASH_MB"]),
-        book=app.config["FERROCHESS_BOOK"],
-        syzygy_path=app.config["FERROCHESS_SYZYGY_PATH"],
+    config = app.config
+    pool = EnginePool(
+        engines=int(config["FERROCHESS_ENGINES"]),
+        hash_mb=int(config["FERROCHESS_HASH_MB"]),
+        book=config["FERROCHESS_BOOK"],
+        syzygy_path=config["FERROCHESS_SYZYGY_PATH"],
+    )
+    app.extensions["ferrochess_pool"] = pool
+    app.extensions["ferrochess_service"] = GameService(
+        pool,
+        Settings(
+            max_think_seconds=float(config["FERROCHESS_MAX_THINK_SECONDS"]),
+            busy_wait_seconds=float(config["FERROCHESS_BUSY_WAIT_SECONDS"]),
+            default_level=int(config["FERROCHESS_DEFAULT_LEVEL"]),
+            natural_delay=bool(config["FERROCHESS_NATURAL_DELAY"]),
+            review_nodes=int(config["FERROCHESS_REVIEW_NODES"]),
+            judge_nodes=int(config["FERROCHESS_JUDGE_NODES"]),
+            draw_nodes=int(config["FERROCHESS_DRAW_NODES"]),
+        ),
     )
 
     from ferrochess.web import play

@@ -45,6 +45,10 @@ class EnginePool:
         finally:
             self._free.put(engine)
 
+    def free(self) -> int:
+        """How many engines are free now (a snapshot)."""
+        return self._free.qsize()
+
     def close(self) -> None:
         """Close the engines that are free now (an engine in use is closed when garbage)."""
         while True:

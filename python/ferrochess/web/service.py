@@ -1,0 +1,712 @@
+"""The game service behind the play page and the notebook board: every request of docs/play.md.
+
+Flask-free: :class:`GameService` takes a request's path and JSON body as plain Python values and
+answers a JSON-ready dict, so the Flask blueprint (:mod:`ferrochess.web.play`) and the notebook
+widget (:mod:`ferrochess.notebook`, over its comm) serve the same answers. Bad input raises
+:class:`BadInput` naming the field (HTTP 400); a search cancelled by its client raises
+:class:`Cancelled` (409); no free engine raises :class:`~ferrochess.web.pool.Busy` (503).
+
+The service keeps no game: each request carries it whole (``fen``, ``moves``, ``end``), and
+python-chess judges it (:mod:`ferrochess.rules` for how it ends). What it keeps is the searches in
+flight, by ``client`` (one id per browser tab or widget), so a client can cancel its own search
+(takeback, new game, reload, closing the page) and never runs two at once: a new search of a
+client first stops that client's previous one.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import chess
+import chess.engine
+import chess.pgn
+
+from ferrochess import rules
+from ferrochess.analysis import JUDGEMENTS, analyse_game, winning_chances
+from ferrochess.engine import Engine, levels
+from ferrochess.openings import opening
+from ferrochess.web.pool import Busy, EnginePool
+
+__all__ = ["BadInput", "Busy", "Cancelled", "GameService", "Settings"]
+
+MAX_MOVES = 2000
+"""Longest game accepted, in plies (a real game is far shorter)."""
+MAX_NAME_LENGTH = 100
+MAX_CLIENT_LENGTH = 64
+CLIENT_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MAX_MOVE_COUNTER = 100_000
+"""Largest halfmove clock or move number accepted in a FEN (the engine holds 32 bits; no real game
+comes near this)."""
+MAX_CLOCK_MS = 24 * 3600 * 1000
+"""Longest clock or increment accepted: a day."""
+FULL_STRENGTH = max(level.number for level in levels())
+LOWEST_LEVEL = min(level.number for level in levels())
+START_POSITION_CODE = "A00a"
+"""Scid's name for the standard start position, which is no opening."""
+
+NATURAL_THINK_SECONDS = (0.6, 1.8)
+"""Below full strength the engine replies after a natural time drawn from this range (seconds),
+shorter from the book, instead of at once."""
+BOOK_THINK_FACTOR = 0.5
+NATURAL_SHARE_OF_CLOCK = 1 / 40
+"""The natural time never takes more than this share of the engine's clock."""
+DRAW_LEVEL_CP = 20
+"""The engine accepts a draw when its evaluation is at most this many centipawns in its favour."""
+MATE_CP = 100_000
+"""A mate's worth in centipawns when a score is compared with a bound."""
+STOP_POLL_SECONDS = 0.005
+"""How often a cancel repeats its stop until the search has ended (a stop that arrives just before
+a search starts would otherwise be lost)."""
+
+REASONS = {
+    chess.Termination.CHECKMATE: ("checkmate", "checkmate"),
+    chess.Termination.STALEMATE: ("stalemate", "stalemate"),
+    chess.Termination.INSUFFICIENT_MATERIAL: ("insufficient_material", "insufficient material"),
+    chess.Termination.THREEFOLD_REPETITION: ("threefold_repetition", "threefold repetition"),
+    chess.Termination.FIFTY_MOVES: ("fifty_moves", "the fifty-move rule"),
+    chess.Termination.FIVEFOLD_REPETITION: ("fivefold_repetition", "fivefold repetition"),
+    chess.Termination.SEVENTYFIVE_MOVES: ("seventyfive_moves", "the seventy-five-move rule"),
+}
+ENDINGS = ("resign", "flag", "agreement")
+COLORS = {"white": chess.WHITE, "black": chess.BLACK}
+VERDICTS_BEST = "best"
+VERDICT_GOOD = "good"
+
+
+class BadInput(Exception):
+    """A request field is missing, of the wrong type or invalid; answered with 400."""
+
+    def __init__(self, field: str | None, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+class Cancelled(Exception):
+    """The client cancelled this search (or started another); answered with 409."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the service searches (the app's ``FERROCHESS_*`` configuration)."""
+
+    max_think_seconds: float = 3.0
+    """The longest a move's search may take; weaker levels stop much sooner."""
+    busy_wait_seconds: float = 2.0
+    """How long a request waits for a free engine before :class:`Busy`."""
+    default_level: int = 4
+    natural_delay: bool = True
+    """Whether levels below full strength take a natural time to reply."""
+    review_nodes: int = 150_000
+    """Nodes searched per position of a review."""
+    judge_nodes: int = 300_000
+    """Nodes searched for the best move and for a try in "learn from your mistakes"."""
+    draw_nodes: int = 300_000
+    """Nodes searched to decide on a draw offer."""
+
+    def __post_init__(self) -> None:
+        if not self.max_think_seconds > 0:  # also refuses NaN
+            raise ValueError(f"max_think_seconds must be above 0, not {self.max_think_seconds!r}")
+        if not self.busy_wait_seconds >= 0:
+            raise ValueError(f"busy_wait_seconds must be 0 or more, not {self.busy_wait_seconds!r}")
+        if not LOWEST_LEVEL <= self.default_level <= FULL_STRENGTH:
+            raise ValueError(
+                f"default_level must be between {LOWEST_LEVEL} and {FULL_STRENGTH}, "
+                f"not {self.default_level!r}"
+            )
+        for name in ("review_nodes", "judge_nodes", "draw_nodes"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, not {getattr(self, name)!r}")
+
+
+@dataclass(frozen=True)
+class Game:
+    """A request's game: the board (with its moves) and how it ended off the board, if it did."""
+
+    board: chess.Board
+    end: dict[str, Any] | None
+
+
+class _Search:
+    """One search in flight for a client: cancelled by setting the event and stopping the engine
+    until the search has ended."""
+
+    def __init__(self) -> None:
+        self.engine: Engine | None = None
+        self.cancelled = threading.Event()
+        self.done = threading.Event()
+
+    def cancel(self, patience: float) -> None:
+        self.cancelled.set()
+        while not self.done.wait(STOP_POLL_SECONDS) and patience > 0:
+            engine = self.engine
+            if engine is not None:
+                engine.stop()
+            patience -= STOP_POLL_SECONDS
+
+
+class GameService:
+    """Answers the requests of the play page and the notebook board over one engine pool."""
+
+    def __init__(self, pool: EnginePool, settings: Settings | None = None) -> None:
+        self.pool = pool
+        self.settings = settings or Settings()
+        self._searches: dict[str, _Search] = {}
+        self._lock = threading.Lock()
+        self._random = random.Random()
+        self._routes: dict[str, Callable[[Any], dict[str, Any]]] = {
+            "api/levels": lambda _body: self.levels(),
+            "api/state": self.state,
+            "api/move": self.move,
+            "api/draw": self.draw,
+            "api/judge": self.judge,
+            "api/pgn": self.pgn,
+            "api/cancel": self.cancel,
+        }
+
+    # --- dispatch (the notebook widget's way in) --------------------------------------------------
+
+    def request(self, path: str, body: Any) -> dict[str, Any]:
+        """Answer the request ``path`` (``"api/state"``, ...) with ``body``; ``api/review`` is
+        :meth:`review`. Raises BadInput, Cancelled or Busy."""
+        route = self._routes.get(path.strip("/"))
+        if route is None:
+            raise BadInput("path", f"no such request: {path!r}")
+        return route(body)
+
+    # --- the requests -----------------------------------------------------------------------------
+
+    def levels(self) -> dict[str, Any]:
+        return {
+            "levels": [level._asdict() for level in levels()],
+            "default": self.settings.default_level,
+        }
+
+    def state(self, body: Any) -> dict[str, Any]:
+        return describe(read_game(body))
+
+    def move(self, body: Any) -> dict[str, Any]:
+        """The engine's move in the game of ``body`` at ``level``, from the book when ``book``."""
+        data = as_object(body)
+        game = read_game(data)
+        board = game.board
+        level = integer(data, "level", self.settings.default_level, LOWEST_LEVEL, FULL_STRENGTH)
+        use_book = boolean(data, "book", True)
+        clock = read_clock(data)
+        if game_status(game)["over"]:
+            raise BadInput("moves", f"the game is over ({game_status(game)['reason']})")
+        limit = self._limit(board, clock)
+        with self._search(data) as search:
+            started = time.monotonic()
+            with self._engine(search) as engine:
+                result = engine.play(board, limit, level=level, use_book=use_book)
+            if search.cancelled.is_set():
+                raise Cancelled
+            info: dict[str, Any] = dict(result.info)
+            source = info.get("source", "search")
+            delay = self._natural_delay(board, level, source, clock) - (time.monotonic() - started)
+            if delay > 0 and search.cancelled.wait(delay):
+                raise Cancelled
+        move = result.move
+        if move is None:  # pragma: no cover - ruled out by the game-over check above
+            raise BadInput("moves", "there is no legal move")
+        answer: dict[str, Any] = {
+            "move": move.uci(),
+            "san": board.san(move),
+            "source": source,
+            "level": level,
+            "think_ms": round(1000 * (time.monotonic() - started), 1),
+        }
+        if source == "book":
+            answer["book_weight"] = info.get("book_weight")
+        else:
+            answer["score"] = white_score(info.get("score"))
+            answer["pv"] = san_line(board, info.get("pv", [move]))
+            answer["depth"] = info.get("depth", 0)
+            answer["nodes"] = info.get("nodes", 0)
+            answer["time_ms"] = round(1000 * info.get("time", 0.0), 1)
+        if source == "tablebase":
+            wdl = info.get("wdl")
+            answer["wdl"] = wdl
+            answer["dtz"] = info.get("dtz")
+            if isinstance(wdl, int):
+                answer["tablebase"] = "win" if wdl > 0 else "loss" if wdl < 0 else "draw"
+        board.push(move)
+        answer["state"] = describe(Game(board, None))
+        return answer
+
+    def draw(self, body: Any) -> dict[str, Any]:
+        """A draw offered by ``color`` (the human's side); the engine, playing the other side,
+        accepts when its evaluation says the position is level or worse for it."""
+        data = as_object(body)
+        game = read_game(data)
+        if game_status(game)["over"]:
+            raise BadInput("moves", f"the game is over ({game_status(game)['reason']})")
+        offered_by = color_field(data, "color")
+        engine_color = not offered_by
+        with self._search(data) as search, self._engine(search) as engine:
+            info = engine.analyse(game.board, chess.engine.Limit(nodes=self.settings.draw_nodes))
+        if search.cancelled.is_set():
+            raise Cancelled
+        score = info["score"].pov(engine_color)
+        accepted = score.score(mate_score=MATE_CP) <= DRAW_LEVEL_CP
+        answer: dict[str, Any] = {
+            "accepted": accepted,
+            "score": white_score(info["score"]),
+        }
+        end = {"by": "agreement"} if accepted else game.end
+        answer["state"] = describe(Game(game.board, end))
+        return answer
+
+    def judge(self, body: Any) -> dict[str, Any]:
+        """How good ``move`` is in the game's last position, against the engine's best there."""
+        data = as_object(body)
+        game = read_game(data)
+        board = game.board
+        if game_status(game)["over"]:
+            raise BadInput("moves", f"the game is over ({game_status(game)['reason']})")
+        move = read_move(data, "move", board)
+        limit = chess.engine.Limit(nodes=self.settings.judge_nodes)
+        with self._search(data) as search, self._engine(search) as engine:
+            best_info = engine.analyse(board, limit)
+            best_pv = best_info.get("pv") or []
+            best = best_pv[0] if best_pv else move
+            after = board.copy()
+            after.push(move)
+            ended = rules.outcome(after)
+            after_info = None if ended is not None or move == best else engine.analyse(after, limit)
+        if search.cancelled.is_set():
+            raise Cancelled
+        best_white = white_score(best_info["score"])
+        if move == best:
+            after_white = best_white
+        elif ended is not None:
+            after_white = (
+                {"cp": 0} if ended.winner is None
+                else {"mate": 0, "mated": "black" if ended.winner else "white"}
+            )  # fmt: skip
+        else:
+            assert after_info is not None
+            after_white = white_score(after_info["score"])
+        assert best_white is not None and after_white is not None
+        sign = 1 if board.turn == chess.WHITE else -1
+        drop = sign * (winning_chances(best_white) - winning_chances(after_white))
+        verdict = VERDICTS_BEST if move == best else VERDICT_GOOD
+        for bound, name in JUDGEMENTS:
+            if move != best and drop >= bound:
+                verdict = name
+                break
+        return {
+            "move": move.uci(),
+            "san": board.san(move),
+            "verdict": verdict,
+            "best_move": best.uci(),
+            "best_san": board.san(best),
+            "score": after_white,
+            "best_score": best_white,
+        }
+
+    def review(self, body: Any, emit: Callable[[dict[str, Any]], object]) -> None:
+        """Review the game with :func:`~ferrochess.analysis.analyse_game`, emitting
+        ``{"progress": k, "total": n}`` as it goes, then ``{"review": ...}``; a cancelled review
+        ends with ``{"cancelled": True}``. Bad input raises BadInput before anything is emitted."""
+        data = as_object(body)
+        game = read_game(data)
+        pgn_game = chess.pgn.Game.from_board(game.board)
+        limit = chess.engine.Limit(nodes=self.settings.review_nodes)
+
+        try:
+            with self._search(data) as search:
+
+                def progress(done: int, total: int) -> None:
+                    if search.cancelled.is_set():
+                        raise Cancelled
+                    emit({"progress": done, "total": total})
+
+                with self._engine(search) as engine:
+                    review = analyse_game(pgn_game, limit, engine=engine, progress=progress)
+                if search.cancelled.is_set():
+                    raise Cancelled
+        except Cancelled:
+            emit({"cancelled": True})
+            return
+        emit({"review": review})
+
+    def pgn(self, body: Any, site: str = "ferrochess") -> dict[str, Any]:
+        """The game as PGN, written by python-chess, with ``white`` and ``black`` as names."""
+        data = as_object(body)
+        game = read_game(data)
+        white = text(data, "white", "White")
+        black = text(data, "black", "Black")
+        status = game_status(game)
+        pgn_game = chess.pgn.Game.from_board(game.board)
+        today = datetime.date.today()
+        pgn_game.headers["Event"] = "ferrochess play"
+        pgn_game.headers["Site"] = pgn_escape(site)
+        pgn_game.headers["Date"] = today.strftime("%Y.%m.%d")
+        pgn_game.headers["White"] = pgn_escape(white)
+        pgn_game.headers["Black"] = pgn_escape(black)
+        pgn_game.headers["Result"] = status["result"]
+        if status["over"]:
+            forfeit = status["termination"] == "flag"
+            pgn_game.headers["Termination"] = "time forfeit" if forfeit else "normal"
+        named = opening_of(game.board)
+        if named is not None:
+            pgn_game.headers["ECO"] = named["eco"]
+            pgn_game.headers["Opening"] = pgn_escape(named["name"])
+        exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=False)
+        return {"pgn": pgn_game.accept(exporter), "filename": f"ferrochess-{today:%Y%m%d}.pgn"}
+
+    def cancel(self, body: Any) -> dict[str, Any]:
+        """Stop ``client``'s search or review, if one is running; waits until it has ended."""
+        data = as_object(body)
+        client = client_field(data)
+        if client is None:
+            raise BadInput("client", "client is required to cancel")
+        with self._lock:
+            search = self._searches.get(client)
+        if search is None:
+            return {"cancelled": False}
+        search.cancel(self.settings.max_think_seconds + 1.0)
+        return {"cancelled": True}
+
+    # --- helpers ----------------------------------------------------------------------------------
+
+    @contextmanager
+    def _search(self, data: dict[str, Any]) -> Iterator[_Search]:
+        """Register a search for ``data``'s client (cancelling the client's previous one)."""
+        client = client_field(data)
+        search = _Search()
+        previous = None
+        if client is not None:
+            with self._lock:
+                previous = self._searches.get(client)
+                self._searches[client] = search
+        if previous is not None:
+            previous.cancel(self.settings.max_think_seconds + 1.0)
+        try:
+            yield search
+        finally:
+            search.done.set()
+            if client is not None:
+                with self._lock:
+                    if self._searches.get(client) is search:
+                        del self._searches[client]
+
+    @contextmanager
+    def _engine(self, search: _Search) -> Iterator[Engine]:
+        """Borrow an engine for ``search``; Cancelled when the search was cancelled meanwhile."""
+        with self.pool.engine(self.settings.busy_wait_seconds) as engine:
+            search.engine = engine
+            try:
+                if search.cancelled.is_set():
+                    raise Cancelled
+                yield engine
+            finally:
+                search.engine = None
+
+    def _limit(self, board: chess.Board, clock: dict[str, float] | None) -> chess.engine.Limit:
+        think = float(self.settings.max_think_seconds)
+        if clock is None:
+            return chess.engine.Limit(time=think)
+        return chess.engine.Limit(
+            time=think,
+            white_clock=clock["white"],
+            black_clock=clock["black"],
+            white_inc=clock["increment"],
+            black_inc=clock["increment"],
+        )
+
+    def _natural_delay(
+        self, board: chess.Board, level: int, source: str, clock: dict[str, float] | None
+    ) -> float:
+        """Seconds a level below full strength takes to reply in all (0 at full strength)."""
+        if not self.settings.natural_delay or level >= FULL_STRENGTH:
+            return 0.0
+        low, high = NATURAL_THINK_SECONDS
+        seconds = self._random.uniform(low, high)
+        if source == "book":
+            seconds *= BOOK_THINK_FACTOR
+        if clock is not None:
+            own = clock["white"] if board.turn == chess.WHITE else clock["black"]
+            seconds = min(seconds, own * NATURAL_SHARE_OF_CLOCK)
+        return min(seconds, float(self.settings.max_think_seconds))
+
+
+# --- reading requests -----------------------------------------------------------------------------
+
+
+def as_object(body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise BadInput("body", "the body must be a JSON object")
+    return body
+
+
+def read_game(body: Any) -> Game:
+    """The game of a request: ``fen`` (default the start), the UCI ``moves`` played from it, and
+    ``end`` (how it ended off the board). Moves after the end of the game are refused."""
+    data = as_object(body)
+    fen = data.get("fen", chess.STARTING_FEN)
+    if fen is None:
+        fen = chess.STARTING_FEN
+    if not isinstance(fen, str):
+        raise BadInput("fen", f"fen must be a string, not {type(fen).__name__}")
+    try:
+        board = chess.Board(fen)
+    except ValueError as error:
+        raise BadInput("fen", f"invalid FEN {fen!r}: {error}") from None
+    problems = rules.fen_problems(board.status())
+    if problems:
+        raise BadInput("fen", f"impossible position {fen!r}: {problems}")
+    if board.halfmove_clock > MAX_MOVE_COUNTER or board.fullmove_number > MAX_MOVE_COUNTER:
+        raise BadInput("fen", f"move counters above {MAX_MOVE_COUNTER} in {fen!r}")
+    moves = data.get("moves", [])
+    if not isinstance(moves, list):
+        raise BadInput("moves", f"moves must be a list of UCI strings, not {type(moves).__name__}")
+    if len(moves) > MAX_MOVES:
+        raise BadInput("moves", f"at most {MAX_MOVES} moves, got {len(moves)}")
+    for index, uci in enumerate(moves):
+        field = f"moves[{index}]"
+        ended = rules.outcome(board)
+        if ended is not None:
+            reason = REASONS[ended.termination][1]
+            raise BadInput(field, f"{field} {uci!r} comes after the game ended ({reason})")
+        board.push(read_move({field: uci}, field, board))
+    end = read_end(data, board)
+    return Game(board, end)
+
+
+def read_move(data: dict[str, Any], field: str, board: chess.Board) -> chess.Move:
+    uci = data.get(field)
+    if not isinstance(uci, str):
+        raise BadInput(field, f"{field} must be a UCI string, not {type(uci).__name__}")
+    try:
+        move = chess.Move.from_uci(uci)
+    except ValueError:
+        raise BadInput(field, f"{field} {uci!r} is not a move in UCI notation") from None
+    if move not in board.legal_moves:
+        raise BadInput(field, f"{field} {uci!r} is illegal in {board.fen()!r}")
+    return move
+
+
+def read_end(data: dict[str, Any], board: chess.Board) -> dict[str, Any] | None:
+    """``end``: ``{"by": "resign"|"flag", "color": ...}`` or ``{"by": "agreement"}``."""
+    end = data.get("end")
+    if end is None:
+        return None
+    if not isinstance(end, dict):
+        raise BadInput("end", 'end must be an object like {"by": "resign", "color": "white"}')
+    by = end.get("by")
+    if by not in ENDINGS:
+        raise BadInput("end", f"end.by must be one of {', '.join(ENDINGS)}, not {by!r}")
+    ended = rules.outcome(board)
+    if ended is not None:
+        reason = REASONS[ended.termination][1]
+        raise BadInput("end", f"the game had already ended ({reason})")
+    if by == "agreement":
+        return {"by": by}
+    color = end.get("color")
+    if color not in COLORS:
+        raise BadInput("end", f"end.color must be 'white' or 'black', not {color!r}")
+    return {"by": by, "color": color}
+
+
+def read_clock(data: dict[str, Any]) -> dict[str, float] | None:
+    """``clock``: ``{"white": ms, "black": ms, "increment": ms}`` -> seconds; None when absent."""
+    clock = data.get("clock")
+    if clock is None:
+        return None
+    if not isinstance(clock, dict):
+        raise BadInput("clock", "clock must be an object {white, black, increment} in ms")
+    seconds = {}
+    for name in ("white", "black", "increment"):
+        value = clock.get(name, 0 if name == "increment" else None)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise BadInput("clock", f"clock.{name} must be a number of milliseconds")
+        if not 0 <= value <= MAX_CLOCK_MS:
+            raise BadInput("clock", f"clock.{name} must be between 0 and {MAX_CLOCK_MS} ms")
+        seconds[name] = value / 1000
+    for name in ("white", "black"):
+        seconds[name] = max(seconds[name], 0.001)
+    return seconds
+
+
+def integer(data: dict[str, Any], field: str, default: int, low: int, high: int) -> int:
+    value = data.get(field, default)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadInput(field, f"{field} must be an integer, not {value!r}")
+    if not low <= value <= high:
+        raise BadInput(field, f"{field} must be between {low} and {high}, not {value}")
+    return value
+
+
+def boolean(data: dict[str, Any], field: str, default: bool) -> bool:
+    value = data.get(field, default)
+    if not isinstance(value, bool):
+        raise BadInput(field, f"{field} must be true or false, not {value!r}")
+    return value
+
+
+def color_field(data: dict[str, Any], field: str) -> chess.Color:
+    value = data.get(field)
+    if value not in COLORS:
+        raise BadInput(field, f"{field} must be 'white' or 'black', not {value!r}")
+    return COLORS[value]
+
+
+def client_field(data: dict[str, Any]) -> str | None:
+    client = data.get("client")
+    if client is None:
+        return None
+    if not isinstance(client, str) or not CLIENT_PATTERN.fullmatch(client):
+        raise BadInput(
+            "client", f"client must be 1 to {MAX_CLIENT_LENGTH} letters, digits, '-' or '_'"
+        )
+    return client
+
+
+def text(data: dict[str, Any], field: str, default: str) -> str:
+    value = data.get(field, default)
+    if not isinstance(value, str) or len(value) > MAX_NAME_LENGTH:
+        raise BadInput(field, f"{field} must be a string of at most {MAX_NAME_LENGTH} characters")
+    if any(ord(character) < 32 or ord(character) == 127 for character in value):
+        raise BadInput(field, f"{field} must not contain control characters such as a line break")
+    return value or default
+
+
+def pgn_escape(value: str) -> str:
+    """A PGN tag value with ``\\`` and ``"`` escaped as the PGN standard says (python-chess's
+    writer copies the value as it is)."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+# --- describing positions -------------------------------------------------------------------------
+
+
+def describe(game: Game) -> dict[str, Any]:
+    """The State of docs/play.md: what a client needs to draw the game and every position of it."""
+    board = game.board
+    root = board.root()
+    replay = root.copy()
+    sans = []
+    positions = [position_of(replay, None)]
+    for move in board.move_stack:
+        sans.append(replay.san(move))
+        replay.push(move)
+        positions.append(position_of(replay, move))
+    status = game_status(game)
+    legal = [] if status["over"] else list(board.legal_moves)
+    dests: dict[str, list[str]] = {}
+    for move in legal:
+        dests.setdefault(chess.square_name(move.from_square), []).append(
+            chess.square_name(move.to_square)
+        )
+    for targets in dests.values():
+        targets[:] = sorted(set(targets))
+    current = positions[-1]
+    return {
+        "fen": board.fen(),
+        "start_fen": root.fen(),
+        "moves": [move.uci() for move in board.move_stack],
+        "san": sans,
+        "turn": current["turn"],
+        "fullmove": board.fullmove_number,
+        "positions": positions,
+        "legal_moves": [move.uci() for move in legal],
+        "dests": dests,
+        "last_move": current["last_move"],
+        "check": current["check"],
+        "status": status,
+        "end": game.end,
+        "opening": opening_of(board),
+    }
+
+
+def position_of(board: chess.Board, move: chess.Move | None) -> dict[str, Any]:
+    king = board.king(board.turn) if board.is_check() else None
+    return {
+        "fen": board.fen(),
+        "last_move": move.uci() if move is not None else None,
+        "check": chess.square_name(king) if king is not None else None,
+        "turn": "white" if board.turn == chess.WHITE else "black",
+    }
+
+
+def game_status(game: Game) -> dict[str, Any]:
+    """``{over, result, reason, winner, termination}`` of the game (docs/play.md)."""
+    board = game.board
+    end = game.end
+    if end is not None:
+        by = end["by"]
+        if by == "agreement":
+            return _ended("1/2-1/2", "agreement", "agreement", None)
+        loser = COLORS[end["color"]]
+        loser_name = end["color"].capitalize()
+        if by == "resign":
+            return _ended(_result(not loser), "resign", f"{loser_name} resigned", not loser)
+        winner = rules.flag_winner(board, loser)
+        if winner is None:
+            reason = f"{loser_name}'s time ran out, but the opponent cannot mate"
+            return _ended("1/2-1/2", "flag", reason, None)
+        return _ended(_result(winner), "flag", f"{loser_name}'s time ran out", winner)
+    outcome = rules.outcome(board)
+    if outcome is None:
+        return {"over": False, "result": "*", "reason": None, "winner": None, "termination": None}
+    name, reason = REASONS[outcome.termination]
+    return _ended(outcome.result(), name, reason, outcome.winner)
+
+
+def _result(winner: chess.Color) -> str:
+    return "1-0" if winner == chess.WHITE else "0-1"
+
+
+def _ended(
+    result: str, termination: str, reason: str, winner: chess.Color | None
+) -> dict[str, Any]:
+    return {
+        "over": True,
+        "result": result,
+        "reason": reason,
+        "winner": None if winner is None else ("white" if winner else "black"),
+        "termination": termination,
+    }
+
+
+def white_score(score: chess.engine.PovScore | None) -> dict[str, Any] | None:
+    """The score from White's point of view: ``{"cp": n}`` or ``{"mate": n}``; None for none."""
+    if score is None:
+        return None
+    white = score.white()
+    mate = white.mate()
+    if mate is not None:
+        return {"mate": mate}
+    return {"cp": white.score() or 0}
+
+
+def san_line(board: chess.Board, moves: list[chess.Move]) -> list[str]:
+    line = []
+    replay = board.copy(stack=False)
+    for move in moves:
+        if move not in replay.legal_moves:
+            break
+        line.append(replay.san(move))
+        replay.push(move)
+    return line
+
+
+def opening_of(board: chess.Board) -> dict[str, str] | None:
+    """The opening the game is in; None before it has one (the start position is not one)."""
+    named = opening(board)
+    if named is None or named.code == START_POSITION_CODE:
+        return None
+    return {"eco": named.eco, "code": named.code, "name": named.name}
