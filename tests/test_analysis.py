@@ -79,6 +79,32 @@ def test_a_blunder_is_judged_and_a_mate_scored() -> None:
     assert review["headers"]["Result"] == "1-0"
 
 
+def test_progress_is_reported_and_can_end_a_review() -> None:
+    seen: list[tuple[int, int]] = []
+    analyse_game(game_of(SCHOLARS_MATE), Limit(depth=2), progress=lambda *at: seen.append(at))
+    assert seen == [(done, 8) for done in range(9)]  # 7 moves: 8 positions
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_two(done: int, _total: int) -> None:
+        if done == 2:
+            raise Stop
+
+    with pytest.raises(Stop):
+        analyse_game(game_of(SCHOLARS_MATE), Limit(depth=2), progress=stop_after_two)
+
+
+def test_a_threefold_repetition_is_scored_as_the_draw_it_is() -> None:
+    """The position that occurs the third time ends the game (lichess's rule, ferrochess.rules):
+    scored 0 without a search, like any finished game; the one before it is searched."""
+    knights = game_of("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2")
+    review = analyse_game(knights, Limit(depth=3))
+    last = review["moves"][-1]
+    assert last["eval_after"] == {"cp": 0}
+    assert review["moves"][-2]["best_san"] is not None
+
+
 def test_analyse_pgn_records_continues_and_refuses_other_settings(
     shared_data: Path, tmp_path: Path
 ) -> None:

@@ -17,12 +17,31 @@ from __future__ import annotations
 
 import chess
 
-__all__ = ["FIFTY_MOVE_PLIES", "REPETITIONS", "fen_problems", "flag_winner", "outcome"]
+__all__ = [
+    "FIFTY_MOVE_PLIES",
+    "REPETITIONS",
+    "TERMINATIONS",
+    "fen_problems",
+    "flag_winner",
+    "outcome",
+]
 
 REPETITIONS = 3
 """Occurrences of one position that end the game in a draw."""
 FIFTY_MOVE_PLIES = 100
 """Half-moves without a capture or pawn move that end the game in a draw."""
+
+TERMINATIONS: dict[chess.Termination, tuple[str, str]] = {
+    chess.Termination.CHECKMATE: ("checkmate", "checkmate"),
+    chess.Termination.STALEMATE: ("stalemate", "stalemate"),
+    chess.Termination.INSUFFICIENT_MATERIAL: ("insufficient_material", "insufficient material"),
+    chess.Termination.THREEFOLD_REPETITION: ("threefold_repetition", "threefold repetition"),
+    chess.Termination.FIFTY_MOVES: ("fifty_moves", "the fifty-move rule"),
+    chess.Termination.FIVEFOLD_REPETITION: ("fivefold_repetition", "fivefold repetition"),
+    chess.Termination.SEVENTYFIVE_MOVES: ("seventyfive_moves", "the seventy-five-move rule"),
+}
+"""Each way :func:`outcome` can end a game: its name in the play API and its reason in words
+(``"Draw by threefold repetition"``)."""
 
 STATUS_WORDS: tuple[tuple[chess.Status, str], ...] = (
     (chess.STATUS_EMPTY, "the board is empty"),

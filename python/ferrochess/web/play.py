@@ -34,7 +34,8 @@ import chess.svg
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from ferrochess.exceptions import IllegalMoveError, InvalidFenError
-from ferrochess.web.service import BadInput, Busy, Cancelled, GameService, read_game
+from ferrochess.web.reading import BadInput, read_game
+from ferrochess.web.service import Busy, Cancelled, GameService
 
 # Templates in templates/play/ and static files in static/, namespaced by the blueprint.
 bp = Blueprint("play", __name__, template_folder="templates", static_folder="static",
