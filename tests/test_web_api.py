@@ -157,7 +157,8 @@ def test_fifty_move_rule_on_the_hundredth_half_move_not_the_ninety_ninth(
     assert client.post("/api/move", json={"fen": fen, "level": 1}).status_code == 200
     # A capture or pawn move on the hundredth half-move resets the count instead.
     pawn = "8/8/4k3/8/8/3K4/7P/8 w - - 99 80"
-    assert post(client, "/api/state", {"fen": pawn, "moves": ["h2h4"]}).json["status"]["over"] is False
+    pushed = post(client, "/api/state", {"fen": pawn, "moves": ["h2h4"]}).json
+    assert pushed["status"]["over"] is False
 
 
 def test_moves_after_the_end_are_refused_everywhere(client: FlaskClient) -> None:
@@ -464,7 +465,9 @@ def test_names_are_escaped_in_the_pgn(client: FlaskClient) -> None:
         (b"[1, 2]", "the body must be a JSON object"),
     ],
 )
-def test_unreadable_bodies_say_what_is_wrong(client: FlaskClient, body: bytes, message: str) -> None:
+def test_unreadable_bodies_say_what_is_wrong(
+    client: FlaskClient, body: bytes, message: str
+) -> None:
     response = client.post("/api/move", data=body, content_type="application/json")
     assert response.status_code == 400 and response.json["field"] == "body"
     assert response.json["error"].startswith(message), response.json
