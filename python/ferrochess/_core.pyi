@@ -237,9 +237,10 @@ def uci() -> None:
 
 def levels() -> list[tuple[int, str, int | None, int | None, int, int, int, int, str]]:
     """The playing levels, weakest first: ``(number, name, max_depth, max_nodes, candidates,
-    window, temperature, elo, calibration)``. A level caps the search at ``max_depth`` plies and ``max_nodes``
-    nodes (None: no cap), searches ``candidates`` lines and plays one of those within ``window``
-    centipawns of the best, a line ``temperature`` centipawns worse being e times less likely.
+    window, temperature, elo, calibration)``. A level caps the search at ``max_depth`` plies and
+    ``max_nodes`` nodes (None: no cap), searches ``candidates`` lines and plays one of those
+    within ``window`` centipawns of the best, a line ``temperature`` centipawns worse being e
+    times less likely.
     ``elo`` is its measured strength on Stockfish 15.1's ``UCI_Elo`` scale at 10 s + 0.1 s;
     ``calibration`` is ``"measured"`` (with the current search) or ``"stale"`` (an older one)."""
 
