@@ -67,6 +67,17 @@ def test_analysis_multipv_and_stop(engine: chess.engine.SimpleEngine) -> None:
     assert best.move in board.legal_moves
 
 
+def test_analysis_of_a_book_position_searches_with_the_default_options(
+    engine: chess.engine.SimpleEngine,
+) -> None:
+    """OwnBook is on by default, yet an analysis (depth, no clock) of the start position gets
+    three searched lines, each with a score and a line: only a game's `go` plays from the book."""
+    lines = engine.analyse(chess.Board(), chess.engine.Limit(depth=8), multipv=3)
+    assert len(lines) == 3
+    assert all("score" in info and len(info.get("pv", [])) >= 2 for info in lines)
+    assert len({info["pv"][0] for info in lines}) == 3
+
+
 def test_mate_is_reported_as_mate(engine: chess.engine.SimpleEngine) -> None:
     info = engine.analyse(
         chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"), chess.engine.Limit(depth=3)

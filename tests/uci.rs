@@ -103,9 +103,30 @@ fn go_variants_answer_with_legal_moves() {
 
 #[test]
 fn book_moves_and_mates_and_multipv() {
-    let lines = session("position startpos\ngo depth 5\nquit\n");
-    assert!(lines.iter().any(|l| l.starts_with("info string book move")));
-    assert_legal(START, &[], &bestmoves(&lines)[0]);
+    // A game's `go` (clocks or a move time) plays from the book...
+    for go in ["go wtime 60000 btime 60000", "go movetime 500"] {
+        let lines = session(&format!("position startpos\n{go}\nquit\n"));
+        assert!(lines.iter().any(|l| l.starts_with("info string book move")));
+        assert_legal(START, &[], &bestmoves(&lines)[0]);
+    }
+    // ...an analysis (a depth, nodes or several lines) always searches, with the default options.
+    for (setup, go) in [
+        ("", "go depth 5"),
+        ("", "go nodes 20000"),
+        ("setoption name MultiPV value 3\n", "go depth 4"),
+    ] {
+        let lines = session(&format!("{setup}position startpos\n{go}\nquit\n"));
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string book move")),
+            "{lines:?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains(" score cp ") && l.contains(" pv "))
+        );
+        assert_legal(START, &[], &bestmoves(&lines)[0]);
+    }
     let mate = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
     let lines = session(&format!("position fen {mate}\ngo depth 3\nquit\n"));
     assert_eq!(bestmoves(&lines), ["a1a8"]);

@@ -263,10 +263,20 @@ impl<W: Write + Send + 'static> Uci<W> {
                 return;
             }
         };
+        // Only a `go` that plays a game (clocks or a move time, one line) may answer from the
+        // book; one that asks for analysis (infinite, or depth, nodes or mate alone, or several
+        // lines) always searches, so a GUI's analysis pane gets scores and lines.
+        let plays_a_game = limits.movetime.is_some()
+            || limits.white_clock.is_some()
+            || limits.black_clock.is_some();
         let options = ThinkOptions {
             multipv: self.options.multipv,
             excluded: Vec::new(),
-            use_book: self.options.own_book && !infinite && !ponder,
+            use_book: self.options.own_book
+                && plays_a_game
+                && self.options.multipv == 1
+                && !infinite
+                && !ponder,
             level: self
                 .options
                 .level()
