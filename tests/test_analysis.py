@@ -77,6 +77,9 @@ def test_a_blunder_is_judged_and_a_mate_scored() -> None:
     assert review["judgements"]["black"]["blunder"] == 1
     assert review["accuracy"]["white"] > review["accuracy"]["black"]
     assert review["headers"]["Result"] == "1-0"
+    # The engine's own best move is never judged, whatever the search after it says.
+    best = [move for move in review["moves"] if move["move"] == move["best_move"]]
+    assert best and all(move["judgement"] is None and move["accuracy"] == 100 for move in best)
 
 
 def test_progress_is_reported_and_can_end_a_review() -> None:

@@ -8,7 +8,9 @@ mover's winning chance, then each side's accuracy. The formulas are lichess's: w
 ``2 / (1 + exp(-0.00368208 * cp)) - 1`` (a mate counts as certain), a drop of 0.1, 0.2 or 0.3 in
 those chances (on the -1..1 scale) is an inaccuracy, a mistake or a blunder, and a move's
 accuracy is ``103.1668 * exp(-0.04354 * drop%) - 3.1669`` (drop in win percent, clamped to
-0..100); a side's accuracy here is the plain mean of its moves' accuracies.
+0..100); a side's accuracy here is the plain mean of its moves' accuracies. The move the engine
+itself found best in the position before drops nothing (no judgement, accuracy 100), whatever the
+separate search of the position after says.
 
 :func:`analyse_pgn` reviews every game of PGN files into a JSON-lines file, one record per game,
 written as each game finishes. Its first line records the settings; a rerun on the same file skips
@@ -140,12 +142,14 @@ def _review(
         sign = 1 if position.turn == chess.WHITE else -1
         chances_before = sign * winning_chances(before["score"])
         chances_after = sign * winning_chances(after["score"])
-        drop = chances_before - chances_after
+        # The engine's own best move loses nothing: a drop there is the difference between two
+        # node-limited searches (before and after), not the move's.
+        best = move.uci() == before["best_move"]
+        drop = 0.0 if best else chances_before - chances_after
         judgement = next((name for bound, name in JUDGEMENTS if drop >= bound), None)
         win_before = 50 + 50 * chances_before
         win_after = 50 + 50 * chances_after
-        accuracy = max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * (win_before - win_after))
-                                - 3.1669))  # fmt: skip
+        accuracy = max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * 50 * drop) - 3.1669))
         if judgement is not None:
             counts[color][judgement] += 1
         per_side[color].append(accuracy)

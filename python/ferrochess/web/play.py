@@ -35,7 +35,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from ferrochess.exceptions import IllegalMoveError, InvalidFenError
 from ferrochess.web.reading import BadInput, read_game
-from ferrochess.web.service import Busy, Cancelled, GameService
+from ferrochess.web.service import Busy, Cancelled, GameService, refusal
 
 # Templates in templates/play/ and static files in static/, namespaced by the blueprint.
 bp = Blueprint("play", __name__, template_folder="templates", static_folder="static",
@@ -51,29 +51,21 @@ def service() -> GameService:
 
 
 @bp.errorhandler(BadInput)
-def bad_input(error: BadInput) -> Any:
-    return jsonify(error=error.message, field=error.field), 400
-
-
 @bp.errorhandler(InvalidFenError)
 @bp.errorhandler(IllegalMoveError)
-def refused_by_the_engine(error: InvalidFenError | IllegalMoveError) -> Any:
-    """A game python-chess accepted but the engine cannot hold (a guard: the service checks
-    first)."""
-    field = "fen" if isinstance(error, InvalidFenError) else "moves"
-    return jsonify(error=str(error), field=field), 400
-
-
 @bp.errorhandler(Cancelled)
-def cancelled(_error: Cancelled) -> Any:
-    return jsonify(error="the search was cancelled", field=None), 409
-
-
 @bp.errorhandler(Busy)
-def busy(_error: Busy) -> Any:
-    response = jsonify(error="every engine is busy; try again in a moment", field=None)
-    response.status_code = 503
-    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+def refused(error: Exception) -> Any:
+    """400 bad input (InvalidFenError and IllegalMoveError guard a game python-chess accepted but
+    the engine cannot hold), 409 a cancelled search, 503 with Retry-After when every engine is
+    busy: worded by the service, as the notebook widget words them."""
+    answer = refusal(error)
+    assert answer is not None, error
+    status, body = answer
+    response = jsonify(body)
+    response.status_code = status
+    if isinstance(error, Busy):
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 
 

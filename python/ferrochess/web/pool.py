@@ -28,10 +28,23 @@ class EnginePool:
     ) -> None:
         if engines < 1:
             raise ValueError(f"FERROCHESS_ENGINES must be at least 1, not {engines}")
+        self._lend([Engine(hash_mb, book=book, syzygy_path=syzygy_path) for _ in range(engines)])
+        self._owned = True
+
+    @classmethod
+    def lending(cls, engine: Engine, *, owned: bool) -> EnginePool:
+        """A pool of the one ``engine`` given (a notebook widget's); :meth:`close` closes it only
+        when ``owned``."""
+        pool = cls.__new__(cls)
+        pool._lend([engine])
+        pool._owned = owned
+        return pool
+
+    def _lend(self, engines: list[Engine]) -> None:
         self._free: queue.Queue[Engine] = queue.Queue()
-        self.size = engines
-        for _ in range(engines):
-            self._free.put(Engine(hash_mb, book=book, syzygy_path=syzygy_path))
+        self.size = len(engines)
+        for engine in engines:
+            self._free.put(engine)
 
     @contextmanager
     def engine(self, wait_seconds: float) -> Iterator[Engine]:
@@ -50,9 +63,12 @@ class EnginePool:
         return self._free.qsize()
 
     def close(self) -> None:
-        """Close the engines that are free now (an engine in use is closed when garbage)."""
+        """Close the engines that are free now, if the pool owns them (an engine in use is closed
+        when garbage)."""
         while True:
             try:
-                self._free.get_nowait().close()
+                engine = self._free.get_nowait()
             except queue.Empty:
                 return
+            if self._owned:
+                engine.close()

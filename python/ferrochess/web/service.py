@@ -31,6 +31,7 @@ import chess.pgn
 from ferrochess import rules
 from ferrochess.analysis import JUDGEMENTS, analyse_game, winning_chances
 from ferrochess.engine import Engine, levels
+from ferrochess.exceptions import IllegalMoveError, InvalidFenError
 from ferrochess.openings import opening
 from ferrochess.web.pool import Busy, EnginePool
 from ferrochess.web.reading import (
@@ -49,7 +50,7 @@ from ferrochess.web.reading import (
     text,
 )
 
-__all__ = ["BadInput", "Busy", "Cancelled", "GameService", "Settings"]
+__all__ = ["BadInput", "Busy", "Cancelled", "GameService", "Settings", "refusal"]
 
 FULL_STRENGTH = max(level.number for level in levels())
 LOWEST_LEVEL = min(level.number for level in levels())
@@ -76,6 +77,23 @@ VERDICT_GOOD = "good"
 
 class Cancelled(Exception):
     """The client cancelled this search (or started another); answered with 409."""
+
+
+def refusal(error: Exception) -> tuple[int, dict[str, Any]] | None:
+    """The status and ``{"error", "field"}`` body that answer ``error`` (400 bad input, 409
+    cancelled, 503 busy), worded once for the HTTP API and the notebook widget; None for an
+    exception that is no refusal (a failure)."""
+    if isinstance(error, BadInput):
+        return 400, {"error": error.message, "field": error.field}
+    if isinstance(error, InvalidFenError):  # a game python-chess accepted but the engine cannot
+        return 400, {"error": str(error), "field": "fen"}
+    if isinstance(error, IllegalMoveError):
+        return 400, {"error": str(error), "field": "moves"}
+    if isinstance(error, Cancelled):
+        return 409, {"error": "the search was cancelled", "field": None}
+    if isinstance(error, Busy):
+        return 503, {"error": "every engine is busy; try again in a moment", "field": None}
+    return None
 
 
 @dataclass(frozen=True)
