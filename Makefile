@@ -7,7 +7,7 @@ SHARED_SYZYGY := $(abspath $(wildcard ../shared/data/syzygy))
 FUZZ_TARGETS := fen moves book uci
 FUZZ_SECONDS ?= 30
 
-.PHONY: help dev lint test test-rust test-python test-notebooks fuzz reliability bench bench-tutorial book
+.PHONY: help dev lint test test-rust test-python test-notebooks fuzz reliability bench bench-tutorial book vendor
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -66,3 +66,21 @@ bench-tutorial: ## ferrochess vs the tutorial-style pure-Python engine (about 7 
 book: ## rebuild the compiled-in default book from src/book/openings/eco_lines.pgn (then `make dev`)
 	$(PYTHON) -m ferrochess book build src/book/openings/eco_lines.pgn -o src/book/default.bin \
 		--max-ply 12 --min-games 1
+
+# chessground, lichess's board, vendored for the play page and the notebook widget (GPL-3.0-or-later).
+CHESSGROUND_VERSION ?= 10.4.1
+CHESSGROUND_DIR := python/ferrochess/web/static/vendor/chessground
+
+vendor: ## refresh the vendored chessground (CHESSGROUND_VERSION) from npm
+	@set -euo pipefail; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	(cd "$$tmp" && npm pack --json --loglevel=error \
+		@lichess-org/chessground@$(CHESSGROUND_VERSION) > pack.json); \
+	tar -xzf "$$tmp"/lichess-org-chessground-*.tgz -C "$$tmp"; \
+	integrity=$$($(PYTHON) -c 'import json, sys; print(json.load(open(sys.argv[1]))[0]["integrity"])' \
+		"$$tmp/pack.json"); \
+	mkdir -p $(CHESSGROUND_DIR); \
+	cp "$$tmp/package/dist/chessground.min.js" "$$tmp/package/LICENSE" $(CHESSGROUND_DIR)/; \
+	cp "$$tmp"/package/assets/chessground.{base,brown,cburnett}.css $(CHESSGROUND_DIR)/; \
+	printf 'package: @lichess-org/chessground\nversion: %s\nintegrity: %s\nlicense: GPL-3.0-or-later\nfiles: dist/chessground.min.js, assets/chessground.base.css, assets/chessground.brown.css, assets/chessground.cburnett.css, LICENSE\n' \
+		"$(CHESSGROUND_VERSION)" "$$integrity" > $(CHESSGROUND_DIR)/VERSION; \
+	echo "chessground $(CHESSGROUND_VERSION) ($$integrity) -> $(CHESSGROUND_DIR)"

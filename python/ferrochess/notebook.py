@@ -1,4 +1,15 @@
-"""Play ferrochess in a Jupyter notebook: a game controller and an ipywidgets board around it.
+"""Play ferrochess in a Jupyter notebook: the play page's board as a widget, and a game controller.
+
+:func:`play` (or :class:`PlayWidget`) shows the same front end as ``ferrochess play``'s page, as an
+`anywidget <https://anywidget.dev>`_: lichess's board (chessground), drawn once, played by click or
+drag, with the page's clocks, move list, engine panel, review and controls. It runs wherever
+anywidget does (JupyterLab, Jupyter Notebook 7, VS Code). The page's ES modules are sent to the
+front end as the trait ``_modules`` and loaded by ``static/play/widget.js``; instead of HTTP they
+send their requests (docs/play.md) over the widget's comm, and the kernel answers them with a
+:class:`~ferrochess.web.service.GameService` over the widget's own engine, in worker threads, so a
+cancel gets through while the engine searches. anywidget is imported only here; without it
+``import ferrochess.notebook`` and :class:`NotebookGame` still work and :func:`play` raises
+ImportError saying how to install it.
 
 :class:`NotebookGame` is the game without any user interface, so it can be driven (and tested)
 from code: it holds a :class:`chess.Board`, the human's colour, the playing level (1 to 10, see
@@ -8,15 +19,11 @@ destination), :meth:`NotebookGame.push_san_or_uci` a typed move; after the human
 replies at once (``auto_reply``) unless the game is over. :meth:`NotebookGame.takeback` undoes the
 human's last move together with the reply, :meth:`NotebookGame.new_game` starts again (the engine
 moves first when the human plays Black). :meth:`NotebookGame.svg` draws the position with
-python-chess; :meth:`NotebookGame.status_text` and :meth:`NotebookGame.engine_text` say whose move
-it is, how the game ended and what the engine last thought.
-
-:class:`BoardWidget` (or :func:`play`, which builds one) puts the controller on screen with
-ipywidgets only, no custom JavaScript, so it works in classic Jupyter, JupyterLab and VS Code: an
-8x8 grid of buttons to click, the python-chess SVG redrawn after every move, a box for typed
-moves, and buttons and menus for takeback, new game, flip, level, colour, book and promotion.
-ipywidgets is imported only when a widget is built; without it, ``import ferrochess.notebook``
-and :class:`NotebookGame` still work.
+python-chess (a static board, also the game's display in a notebook);
+:meth:`NotebookGame.status_text` and :meth:`NotebookGame.engine_text` say whose move it is, how the
+game ended and what the engine last thought. Games end as :func:`ferrochess.rules.outcome` says
+(lichess's rules: threefold repetition on the third occurrence, the fifty-move rule at the
+hundredth half-move, never a move earlier).
 
 >>> from ferrochess.notebook import play  # doctest: +SKIP
 >>> play(level=3)  # the last expression of a cell shows the board  # doctest: +SKIP
@@ -24,24 +31,38 @@ and :class:`NotebookGame` still work.
 
 from __future__ import annotations
 
-import importlib
+import concurrent.futures
+import logging
 import random
+import secrets
+import threading
 from collections.abc import Callable
-from typing import Any, Literal, Optional, Union
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
 import chess
 import chess.engine
 import chess.svg
 
+from ferrochess import rules
 from ferrochess._closing import Closing
-from ferrochess.engine import Engine, levels
+from ferrochess.engine import Engine
+from ferrochess.web.pool import EnginePool
+from ferrochess.web.service import BadInput, GameService, Settings
+from ferrochess.web.service import refusal as service_refusal
+
+try:
+    import anywidget
+    import traitlets
+except ImportError:  # pragma: no cover - tested in a subprocess without anywidget
+    anywidget = None  # type: ignore[assignment]
 
 __all__ = [
     "DEFAULT_LEVEL",
     "DEFAULT_THINK_SECONDS",
-    "BoardWidget",
     "ColorChoice",
     "NotebookGame",
+    "PlayWidget",
     "play",
 ]
 
@@ -72,29 +93,12 @@ TERMINATIONS = {
 
 PROMOTION_PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 
-# Colours of the SVG highlights (python-chess takes CSS colours with alpha) and of the grid.
+# Colours of the SVG highlights (python-chess takes CSS colours with alpha).
 SELECTED_FILL = "#14551e80"
 DESTINATION_FILL = "#14551e40"
-LIGHT_SQUARE = "#f0d9b5"
-DARK_SQUARE = "#b58863"
-LIGHT_LAST_MOVE = "#cdd26a"
-DARK_LAST_MOVE = "#aaa23a"
-LIGHT_SELECTED = "#8fc98f"
-DARK_SELECTED = "#5f9e5f"
-LIGHT_DESTINATION = "#c6dfa8"
-DARK_DESTINATION = "#94b57a"
-CHECK_SQUARE = "#e36b6b"
-ERROR_COLOR = "#b00020"
-EMPTY_SQUARE = "\u00a0"
-"""An empty square's label: a no-break space, because the browser's button view keeps its old text
-when the label becomes the empty string (a vacated square would still show its piece)."""
 
-# Outlined glyphs for White, filled for Black, drawn in black on the grid's buttons. U+FE0E asks
-# for the text form of the black pawn, which some systems draw as an emoji otherwise.
-GLYPHS = {
-    "K": "\u2654", "Q": "\u2655", "R": "\u2656", "B": "\u2657", "N": "\u2658", "P": "\u2659",
-    "k": "\u265a", "q": "\u265b", "r": "\u265c", "b": "\u265d", "n": "\u265e", "p": "\u265f\ufe0e",
-}  # fmt: skip
+INSTALL_HINT = "pip install anywidget"
+"""How to get the widget's one extra dependency (``pip install "ferrochess[notebook]"`` also)."""
 
 
 def _square(square: SquareLike) -> chess.Square:
@@ -123,6 +127,14 @@ def _check_level(level: int) -> int:
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 10:
         raise ValueError(f"not a level: {level!r} (expected 1 to 10)")
     return level
+
+
+def _check_think_time(think_time: float) -> float:
+    if isinstance(think_time, bool) or not isinstance(think_time, (int, float)):
+        raise ValueError(f"not a think time: {think_time!r} (expected seconds above 0)")
+    if not 0 < think_time < float("inf"):  # also refuses NaN
+        raise ValueError(f"not a think time: {think_time!r} (expected seconds above 0)")
+    return float(think_time)
 
 
 def _color_name(color: chess.Color) -> str:
@@ -175,11 +187,9 @@ class NotebookGame(Closing):
         seed: int | None = None,
         on_change: ChangeCallback = None,
     ) -> None:
-        if not think_time > 0:
-            raise ValueError(f"not a think time: {think_time!r} (expected seconds above 0)")
         self.level = level
         self.book = book
-        self.think_time = float(think_time)
+        self.think_time = _check_think_time(think_time)
         self.promotion = promotion
         self.auto_reply = auto_reply
         self.flipped = False
@@ -237,8 +247,10 @@ class NotebookGame(Closing):
         return self._start_fen
 
     def is_over(self) -> bool:
-        """Whether the game has ended (a draw that may be claimed counts as ended)."""
-        return self.board.outcome(claim_draw=True) is not None
+        """Whether the game has ended, as :func:`ferrochess.rules.outcome` says: mate, stalemate,
+        too little material, or a draw by threefold repetition (on the third occurrence) or the
+        fifty-move rule (at the hundredth half-move), never a move earlier."""
+        return rules.outcome(self.board) is not None
 
     def is_human_turn(self) -> bool:
         """Whether the human is to move in a game that is still going."""
@@ -345,8 +357,9 @@ class NotebookGame(Closing):
             board = chess.Board(start)
         except ValueError as error:
             raise ValueError(f"not a FEN: {start!r} ({error})") from None
-        if not board.is_valid():
-            raise ValueError(f"not a legal position: {start!r} ({board.status()!r})")
+        problems = rules.fen_problems(board.status())
+        if problems:
+            raise ValueError(f"not a legal position: {start!r} ({problems})")
         self._start_fen = board.fen()
         self.board = board
         self.human = human
@@ -394,12 +407,15 @@ class NotebookGame(Closing):
 
     def status_text(self) -> str:
         """Whose move it is, or how the game ended with its result, e.g. ``"Checkmate: 1-0"``
-        (followed by who won)."""
-        outcome = self.board.outcome(claim_draw=True)
+        (followed by who won; a start position that is already over names only the colour, as
+        nobody played the deciding move)."""
+        outcome = rules.outcome(self.board)
         if outcome is not None:
             reason = TERMINATIONS.get(outcome.termination, outcome.termination.name.capitalize())
             text = f"{reason}: {outcome.result()}"
-            if outcome.winner is not None:
+            if outcome.winner is not None and not self.board.move_stack:
+                text += f" ({_color_name(outcome.winner)} wins in the set-up position)"
+            elif outcome.winner is not None:
                 who = "you win" if outcome.winner == self.human else "ferrochess wins"
                 text += f" ({_color_name(outcome.winner)} wins, {who})"
             return text
@@ -491,208 +507,275 @@ class NotebookGame(Closing):
             self.on_change()
 
 
-def _ipywidgets() -> Any:
-    """The ipywidgets module, or ImportError saying how to install it."""
-    try:
-        return importlib.import_module("ipywidgets")
-    except ImportError as error:
-        raise ImportError(
-            "the notebook board needs ipywidgets: pip install ipywidgets "
-            "(NotebookGame works without it)"
-        ) from error
+# -- the widget --------------------------------------------------------------------------------
+
+STATIC = Path(__file__).resolve().parent / "web" / "static"
+"""The play page's static files: ``play/`` (its ES modules and CSS) and ``vendor/chessground/``."""
+WIDGET_ENTRY = "play/widget.js"
+"""The anywidget entry (``_esm``); the other modules reach the front end through ``_modules``."""
+CHESSGROUND_MODULE = "vendor/chessground/chessground.min.js"
+CHESSGROUND_CSS = (
+    "vendor/chessground/chessground.base.css",
+    "vendor/chessground/chessground.brown.css",
+    "vendor/chessground/chessground.cburnett.css",
+)
+PAGE_ONLY = frozenset({"play/widget.js", "play/page.js", "play/page.css"})
+"""Files of ``play/`` that the widget does not send: its own entry and the page's DOM wiring."""
+WIDGET_CSS = """/* the widget's element: the container play.css sizes the play UI from */
+.ferrochess-widget { container-type: inline-size; width: 100%; }
+.ferrochess-widget-error { color: #a4261d; white-space: pre-wrap; }
+"""
+REVIEW_PATH = "api/review"
+"""The one request answered as a stream of lines (the others are request and answer)."""
+WORKERS = 4
+"""Threads answering one widget's requests: a search holds one, a cancel or a state gets another."""
+CLIENT_PREFIX = "nb-"
+
+STATUS_FAILED = 500
+
+Message = dict[str, Any]
+
+logger = logging.getLogger(__name__)
 
 
-class BoardWidget:
-    """An ipywidgets front for a :class:`NotebookGame` (a new one with default settings when
-    none is given); show :attr:`widget` (or this object, as a cell's last expression).
+def module_sources(static: Path = STATIC) -> dict[str, str]:
+    """The front end's ES modules by their path under ``static`` (``"play/app.js"``, ...): every
+    ``.js`` of ``play/`` but the page-only ones, and chessground's module."""
+    names = [
+        path.relative_to(static).as_posix() for path in sorted((static / "play").rglob("*.js"))
+    ]
+    names = [name for name in names if name not in PAGE_ONLY] + [CHESSGROUND_MODULE]
+    return {name: (static / name).read_text(encoding="utf-8") for name in names}
 
-    The board is an 8x8 grid of buttons (click a piece, then where it goes) next to the
-    python-chess SVG, both redrawn after every change. Below: a box for typed moves with a Play
-    button, Takeback, New game and Flip buttons, menus for the level, the colour of the next new
-    game and the promotion piece, a book checkbox, the status and the engine's last move. Engine
-    replies run in the kernel while the handler waits (at most ``game.think_time`` seconds).
-    Errors from a typed move are shown under the board, not raised. ``size`` is the SVG's width
-    in pixels, ``square_px`` a grid button's. Raises ImportError without ipywidgets.
+
+def widget_css(static: Path = STATIC) -> str:
+    """The widget's style sheet: chessground's board and pieces, then the CSS of ``play/`` (the
+    page-only ``page.css`` left out)."""
+    own = [path.relative_to(static).as_posix() for path in sorted((static / "play").rglob("*.css"))]
+    names = list(CHESSGROUND_CSS) + [name for name in own if name not in PAGE_ONLY]
+    sheets = [f"/* {name} */\n{(static / name).read_text(encoding='utf-8')}" for name in names]
+    return "\n".join([*sheets, WIDGET_CSS])
+
+
+class WidgetBackend(Closing):
+    """The kernel's side of the widget's comm: answers the front end's messages with ``service``.
+
+    A message is ``{id, path, body}``. :meth:`submit` answers it in a worker thread (so a long
+    search does not hold the kernel's comm and a cancel gets through meanwhile); :meth:`handle`
+    answers it in the calling thread. Answers go to ``send``: ``{id, ok: true, data}``, or
+    ``{id, ok: false, error, field, status}`` with the HTTP API's status (400 bad input, 409
+    cancelled, 503 busy, 500 a failure, logged); ``api/review`` answers ``{id, line}`` for each
+    line of :meth:`GameService.review` and then ``{id, done: true}``, after a 400 refusal instead
+    when its game is bad. Messages without an id are ignored.
     """
 
     def __init__(
-        self, game: NotebookGame | None = None, *, size: int = 360, square_px: int = 44
+        self,
+        service: GameService,
+        send: Callable[[Message], object],
+        *,
+        client: str | None = None,
+        workers: int = WORKERS,
     ) -> None:
-        widgets = _ipywidgets()
-        self.game = game if game is not None else NotebookGame()
-        self.size = size
-        square = f"{square_px}px"
-        self._board_px = 8 * square_px
-        self._buttons: dict[chess.Square, Any] = {}
-        for index in chess.SQUARES:
-            button = widgets.Button(
-                description=EMPTY_SQUARE,
-                tooltip=chess.square_name(index),
-                layout=widgets.Layout(width=square, height=square, padding="0", margin="0"),
-            )
-            button.style.font_size = f"{square_px * 2 // 3}px"
-            button.style.text_color = "black"
-            button.on_click(self._square_handler(index))
-            self._buttons[index] = button
-        self.grid = widgets.GridBox(
-            layout=widgets.Layout(
-                grid_template_columns=f"repeat(8, {square})",
-                grid_gap="0px",
-                width="max-content",
-                border="1px solid #555",
-            )
+        self.service = service
+        self.client = client
+        self._send = send
+        self._executor = concurrent.futures.ThreadPoolExecutor(
+            max_workers=workers, thread_name_prefix="ferrochess-widget"
         )
-        self.board_html = widgets.HTML()
-        self.status_html = widgets.HTML()
-        self.engine_html = widgets.HTML()
-        self.moves_html = widgets.HTML()
-        self.message_html = widgets.HTML()
+        self._lock = threading.Lock()
+        self._closed = False
 
-        self.move_text = widgets.Text(
-            placeholder="type a move: e4, Nf3, e7e8q", layout=widgets.Layout(width="200px")
-        )
-        self.play_button = widgets.Button(description="Play", button_style="primary")
-        self.takeback_button = widgets.Button(description="Takeback", icon="undo")
-        self.new_game_button = widgets.Button(description="New game", icon="refresh")
-        self.flip_button = widgets.Button(description="Flip", icon="retweet")
-        self.level_dropdown = widgets.Dropdown(
-            options=[(f"{level.number} {level.name} (~{level.elo})", level.number)
-                     for level in levels()],
-            value=self.game.level,
-            description="Level",
-        )
-        self.color_dropdown = widgets.Dropdown(
-            options=[("White", "white"), ("Black", "black"), ("Random", "random")],
-            value="white" if self.game.human == chess.WHITE else "black",
-            description="Play as",
-        )
-        self.promotion_dropdown = widgets.Dropdown(
-            options=[(chess.piece_name(piece).capitalize(), piece) for piece in PROMOTION_PIECES],
-            value=self.game.promotion,
-            description="Promote to",
-        )
-        self.book_checkbox = widgets.Checkbox(value=self.game.book, description="Opening book")
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
-        self.play_button.on_click(lambda _button: self.submit_move())
-        self.takeback_button.on_click(lambda _button: self._guarded(self.game.takeback))
-        self.new_game_button.on_click(lambda _button: self._guarded(self._new_game))
-        self.flip_button.on_click(lambda _button: self._guarded(self.game.flip))
-        self.level_dropdown.observe(self._set_level, names="value")
-        self.promotion_dropdown.observe(self._set_promotion, names="value")
-        self.book_checkbox.observe(self._set_book, names="value")
+    def submit(self, content: Any) -> concurrent.futures.Future[None] | None:
+        """Answer ``content`` in a worker thread; None once closed."""
+        with self._lock:
+            if self._closed:
+                return None
+            return self._executor.submit(self.handle, content)
 
-        left = widgets.VBox([self.grid, self.status_html, self.message_html])
-        right = widgets.VBox([self.board_html])
-        typed = widgets.HBox([self.move_text, self.play_button])
-        buttons = widgets.HBox([self.takeback_button, self.new_game_button, self.flip_button])
-        settings = widgets.HBox([self.level_dropdown, self.color_dropdown])
-        options = widgets.HBox([self.promotion_dropdown, self.book_checkbox])
-        self.widget = widgets.VBox(
-            [
-                widgets.HBox([left, right]),
-                typed,
-                buttons,
-                settings,
-                options,
-                self.engine_html,
-                self.moves_html,
-            ]
-        )
-        self.game.on_change = self.refresh
-        self.refresh()
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
-
-    def square_button(self, square: SquareLike) -> Any:
-        """The grid button of ``square`` (a name like ``"e2"`` or a square number)."""
-        return self._buttons[_square(square)]
-
-    def submit_move(self, text: str | None = None) -> chess.Move | None:
-        """Play ``text`` (default: the typed-move box) as the human's move; on success clear the
-        box and return the move, else show the error under the board and return None."""
-        typed = self.move_text.value if text is None else text
+    def handle(self, content: Any) -> None:
+        """Answer ``content`` now (see the class); never raises."""
+        if not isinstance(content, dict):
+            return
+        ident = content.get("id")
+        if isinstance(ident, bool) or not isinstance(ident, (str, int)):
+            return
+        path = content.get("path")
+        body = content.get("body", {})
         try:
-            move = self.game.push_san_or_uci(typed)
-        except ValueError as error:
-            self._show_error(str(error))
-            return None
-        self.move_text.value = ""
-        return move
-
-    def refresh(self) -> None:
-        """Redraw the grid, the SVG and the texts from the game."""
-        game = self.game
-        board = game.board
-        last = board.peek() if board.move_stack else None
-        destinations = game.legal_destinations()
-        checked = board.king(board.turn) if board.is_check() else None
-        for index, button in self._buttons.items():
-            piece = board.piece_at(index)
-            button.description = GLYPHS[piece.symbol()] if piece is not None else EMPTY_SQUARE
-            light = (chess.square_file(index) + chess.square_rank(index)) % 2 == 1
-            if index == game.selected:
-                color = LIGHT_SELECTED if light else DARK_SELECTED
-            elif index in destinations:
-                color = LIGHT_DESTINATION if light else DARK_DESTINATION
-            elif index == checked:
-                color = CHECK_SQUARE
-            elif last is not None and index in (last.from_square, last.to_square):
-                color = LIGHT_LAST_MOVE if light else DARK_LAST_MOVE
+            if not isinstance(path, str):
+                raise BadInput("path", f"path must be a string like 'api/move', not {path!r}")
+            name = path.strip("/")
+            if name == REVIEW_PATH:
+                self._review(ident, body)
             else:
-                color = LIGHT_SQUARE if light else DARK_SQUARE
-            button.style.button_color = color
-        self.grid.children = [self._buttons[index] for index in self._grid_order()]
-        self.board_html.value = game.svg(size=self.size)
-        self.status_html.value = f"<b>{_escape(game.status_text())}</b>"
-        self.engine_html.value = _escape(game.engine_text())
-        moves = game.moves_text()
-        self.moves_html.value = f"<code>{_escape(moves)}</code>" if moves else ""
-        self.message_html.value = ""
+                self._answer({"id": ident, "ok": True, "data": self.service.request(name, body)})
+        except Exception as error:  # noqa: BLE001 - every failure is answered, none kills a thread
+            self._answer({"id": ident, "ok": False, **refusal(error)})
 
-    # -- handlers ------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Stop the client's search (if any) and the worker threads; idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        if self.client is not None:
+            try:
+                self.service.cancel({"client": self.client})
+            except Exception:  # noqa: BLE001 - closing goes on
+                logger.exception("cancelling the widget's search failed")
+        self._executor.shutdown(wait=False, cancel_futures=True)
 
-    def _grid_order(self) -> list[chess.Square]:
-        """Squares in reading order (top-left first) as seen from the game's orientation."""
-        if self.game.orientation == chess.WHITE:
-            return [chess.square(f, r) for r in range(7, -1, -1) for f in range(8)]
-        return [chess.square(f, r) for r in range(8) for f in range(7, -1, -1)]
+    def _review(self, ident: str | int, body: Any) -> None:
+        self.service.state(body)  # a bad game is refused (400) before any line
 
-    def _square_handler(self, square: chess.Square) -> Callable[[Any], None]:
-        def handler(_button: Any) -> None:
-            self._guarded(lambda: self.game.click(square))
+        def emit(line: Message) -> None:
+            self._answer({"id": ident, "line": line})
 
-        return handler
-
-    def _new_game(self) -> None:
-        self.game.new_game(self.color_dropdown.value)
-
-    def _set_level(self, change: dict[str, Any]) -> None:
-        self.game.level = int(change["new"])
-
-    def _set_promotion(self, change: dict[str, Any]) -> None:
-        self.game.promotion = int(change["new"])
-
-    def _set_book(self, change: dict[str, Any]) -> None:
-        self.game.book = bool(change["new"])
-
-    def _guarded(self, action: Callable[[], object]) -> None:
-        """Run ``action``; show a ValueError under the board instead of raising it."""
         try:
-            action()
-        except ValueError as error:
-            self._show_error(str(error))
+            self.service.review(body, emit)
+        except Exception as error:  # noqa: BLE001 - the stream's last line says what went wrong
+            emit({"error": refusal(error)["error"]})
+        finally:
+            self._answer({"id": ident, "done": True})
 
-    def _show_error(self, message: str) -> None:
-        # Wrapped to the board's width: a long message must not push the SVG board aside.
-        self.message_html.value = (
-            f'<div style="color: {ERROR_COLOR}; max-width: {self._board_px}px; '
-            f'white-space: normal; overflow-wrap: anywhere">{_escape(message)}</div>'
+    def _answer(self, message: Message) -> None:
+        try:
+            self._send(message)
+        except Exception:  # noqa: BLE001 - a front end that went away cannot be told
+            logger.exception("the widget's answer could not be sent")
+
+
+def refusal(error: Exception) -> Message:
+    """``{error, field, status}`` for an exception raised while answering, worded as the HTTP API
+    words it (:func:`ferrochess.web.service.refusal`); a failure that is no refusal is logged with
+    its traceback and answered 500."""
+    answer = service_refusal(error)
+    if answer is not None:
+        status, body = answer
+        return {**body, "status": status}
+    logger.error("the widget's request failed", exc_info=error)
+    return {"error": f"the kernel failed: {error}", "field": None, "status": STATUS_FAILED}
+
+
+def _options(
+    color: ColorChoice, level: int, book: bool, fen: str | None, seed: int | None
+) -> Message:
+    """The first game's settings for the front end; ValueError quoting a bad one."""
+    human = _color(color, random.Random(seed))
+    _check_level(level)
+    if not isinstance(book, bool):
+        raise ValueError(f"not a book switch: {book!r} (expected True or False)")
+    if fen is not None:
+        try:
+            chess.Board(fen)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"not a FEN: {fen!r} ({error})") from None
+        problems = rules.fen_problems(chess.Board(fen).status())
+        if problems:
+            raise ValueError(f"not a legal position: {fen!r} ({problems})")
+    return {"color": "white" if human == chess.WHITE else "black", "level": level, "book": book,
+            "fen": fen}  # fmt: skip
+
+
+def _require_anywidget() -> None:
+    if anywidget is None:
+        raise ImportError(
+            f"the notebook board needs anywidget: {INSTALL_HINT} (NotebookGame works without it)"
         )
 
 
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+if anywidget is not None:
+
+    class PlayWidget(anywidget.AnyWidget):
+        """The play page's board and game as a notebook widget (see the module's docstring).
+
+        ``color`` is the human's side in the first game (``"random"`` drawn with ``seed``),
+        ``level`` 1 to 10, ``book`` whether the engine plays from its opening book, ``fen`` the
+        start position (default the standard one), ``think_time`` the most seconds a move's
+        search takes. ``engine`` is used as given and not closed; otherwise the widget creates
+        ``Engine(seed=seed)`` and :meth:`close` closes it. Bad arguments raise ValueError
+        quoting them. The game lives in the front end (saved in the synced ``_storage``, so it
+        survives showing the widget again); the kernel answers its requests.
+        """
+
+        _esm = traitlets.Unicode().tag(sync=True)
+        _css = traitlets.Unicode().tag(sync=True)
+        _modules = traitlets.Dict(value_trait=traitlets.Unicode()).tag(sync=True)
+        _client_id = traitlets.Unicode().tag(sync=True)
+        _storage = traitlets.Dict(value_trait=traitlets.Unicode()).tag(sync=True)
+        options = traitlets.Dict().tag(sync=True)
+        """The first game's settings: ``{color, level, book, fen}``."""
+
+        def __init__(
+            self,
+            *,
+            color: ColorChoice = "white",
+            level: int = DEFAULT_LEVEL,
+            book: bool = True,
+            fen: str | None = None,
+            think_time: float = DEFAULT_THINK_SECONDS,
+            engine: Engine | None = None,
+            seed: int | None = None,
+            **kwargs: Any,
+        ) -> None:
+            options = _options(color, level, book, fen, seed)
+            settings = Settings(max_think_seconds=_check_think_time(think_time),
+                                default_level=level)  # fmt: skip
+            client = CLIENT_PREFIX + secrets.token_hex(8)
+            super().__init__(
+                _esm=(STATIC / WIDGET_ENTRY).read_text(encoding="utf-8"),
+                _css=widget_css(),
+                _modules=module_sources(),
+                _client_id=client,
+                options=options,
+                **kwargs,
+            )
+            owned = engine is None
+            self.engine = Engine(seed=seed) if engine is None else engine
+            self.pool = EnginePool.lending(self.engine, owned=owned)
+            self.service = GameService(self.pool, settings)
+            # Through a lambda, so the answers go wherever ``send`` points (tests replace it).
+            self.backend = WidgetBackend(
+                self.service, lambda message: self.send(message), client=client
+            )
+            self.on_msg(self._on_message)
+
+        @property
+        def client_id(self) -> str:
+            """This widget's client id: its searches are cancelled by it."""
+            return str(self._client_id)
+
+        def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+            self.backend.submit(content)
+
+        def close(self) -> None:
+            """Stop the engine's search, close an engine the widget created, and close the
+            widget's comm; idempotent."""
+            backend = getattr(self, "backend", None)
+            if backend is not None and not backend.closed:
+                backend.close()
+                self.pool.close()
+            super().close()
+
+        def __enter__(self) -> PlayWidget:
+            return self
+
+        def __exit__(self, *_exc: object) -> None:
+            self.close()
+
+
+if not TYPE_CHECKING and anywidget is None:
+    __all__.remove("PlayWidget")  # so that ``from ferrochess.notebook import *`` still works
+
+    def __getattr__(name: str) -> Any:
+        if name == "PlayWidget":
+            _require_anywidget()
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def play(
@@ -704,19 +787,12 @@ def play(
     think_time: float = DEFAULT_THINK_SECONDS,
     engine: Engine | None = None,
     seed: int | None = None,
-    size: int = 360,
-) -> BoardWidget:
-    """A board to play ferrochess on in a notebook: ``play()`` as a cell's last expression shows
-    it. The arguments are those of :class:`NotebookGame` and :class:`BoardWidget`. Raises
-    ImportError without ipywidgets."""
-    _ipywidgets()
-    game = NotebookGame(
-        fen=fen,
-        color=color,
-        level=level,
-        book=book,
-        think_time=think_time,
-        engine=engine,
+) -> PlayWidget:
+    """The play page's board to play ferrochess on in a notebook: ``play()`` as a cell's last
+    expression shows it. The arguments are :class:`PlayWidget`'s; ``close()`` on the widget
+    releases its engine. Raises ImportError without anywidget (``pip install anywidget``)."""
+    _require_anywidget()
+    return PlayWidget(
+        color=color, level=level, book=book, fen=fen, think_time=think_time, engine=engine,
         seed=seed,
-    )
-    return BoardWidget(game, size=size)
+    )  # fmt: skip

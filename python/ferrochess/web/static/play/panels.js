@@ -1,0 +1,186 @@
+// The panels around the board: the move list (click a move to see it), the engine panel and the
+// evaluation bar, the game-over banner, the players' clocks. Each function draws what the server
+// said; none judges a position.
+
+import { formatClock } from "./clock.js";
+
+const EVAL_CLAMP_CP = 1000;
+const TABLEBASE_CP = 20000;
+const LOW_TIME_MS = 20000;
+
+export const capitalised = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** A tiny element builder: el("span", {class: "x", "data-ply": 3}, "text", child). */
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined && child !== ""));
+  return node;
+}
+
+/** "+0.35", "-1.20", "#3", "#-2". */
+export function formatScore(score) {
+  if (!score) return "–";
+  if (score.mate !== undefined) return `#${score.mate}`;
+  const cp = score.cp;
+  if (Math.abs(cp) >= TABLEBASE_CP) return cp > 0 ? "+TB win" : "-TB win";
+  return `${cp >= 0 ? "+" : "-"}${(Math.abs(cp) / 100).toFixed(2)}`;
+}
+
+/** White's share of the evaluation bar in percent (50 for none). */
+export function whiteShare(score) {
+  if (!score) return 50;
+  if (score.mate !== undefined) return score.mate > 0 ? 100 : score.mate < 0 ? 0 : 50;
+  const cp = Math.max(-EVAL_CLAMP_CP, Math.min(EVAL_CLAMP_CP, score.cp));
+  return 50 + (50 * cp) / EVAL_CLAMP_CP;
+}
+
+export function formatTime(ms) {
+  if (ms === undefined || ms === null) return "–";
+  if (ms < 1) return "<1 ms";
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+/** A level as the page names it: "4 · Improver (~1557, not yet re-measured)". */
+export function levelLabel(level) {
+  const elo = level.calibration === "stale" ? `~${level.elo}, not yet re-measured` : `~${level.elo}`;
+  return `${level.number} · ${level.name} (${elo})`;
+}
+
+/** The move number of the State's first move (from the server's `fullmove` and plies). */
+export function firstMoveNumber(state) {
+  const plies = state.moves.length;
+  const blackFirst = state.positions && state.positions[0] && state.positions[0].turn === "black";
+  return state.fullmove - Math.floor((plies + (blackFirst ? 1 : 0)) / 2);
+}
+
+/** The move list: numbered rows, one button per move (`data-ply` = plies played after it). */
+export function renderMoves(list, state, { activePly = null, onSelect } = {}) {
+  list.replaceChildren();
+  if (!state || !state.san.length) {
+    list.append(el("li", { class: "moves-empty" }, "No moves yet"));
+    return;
+  }
+  const blackFirst = state.positions[0].turn === "black";
+  let number = firstMoveNumber(state);
+  let row = null;
+  const moveButton = (san, ply) => {
+    const button = el("button", {
+      type: "button",
+      class: `move${ply === activePly ? " active" : ""}`,
+      "data-ply": ply,
+      "aria-current": ply === activePly ? "step" : null,
+    }, san);
+    button.addEventListener("click", () => onSelect && onSelect(ply));
+    return button;
+  };
+  state.san.forEach((san, index) => {
+    const ply = index + 1;
+    const white = (index + (blackFirst ? 1 : 0)) % 2 === 0;
+    if (white || row === null) {
+      row = el("li", { class: "move-row" }, el("span", { class: "move-number" }, `${number}.`));
+      list.append(row);
+      if (!white) row.append(el("span", { class: "move-empty" }, "…"));
+    }
+    row.append(moveButton(san, ply));
+    if (!white) number += 1;
+  });
+  const active = list.querySelector(".move.active") || list.querySelector(".move-row:last-child");
+  if (active && typeof active.scrollIntoView === "function") active.scrollIntoView({ block: "nearest" });
+}
+
+/** What the engine panel says about a reply; `visible` false hides it (a hint otherwise). */
+export function renderEngine(parts, reply, { visible, plyBefore, firstNumber, blackFirst }) {
+  parts.body.hidden = !visible;
+  parts.hiddenNote.hidden = visible;
+  if (!reply) {
+    parts.summary.textContent = "No engine move to show yet.";
+    parts.stats.hidden = true;
+    parts.line.hidden = true;
+    return;
+  }
+  if (reply.source === "book") {
+    const weight = reply.book_weight !== undefined && reply.book_weight !== null ? ` (weight ${reply.book_weight})` : "";
+    parts.summary.textContent = `${reply.san}: Book move${weight}`;
+    parts.stats.hidden = true;
+    parts.line.hidden = true;
+    return;
+  }
+  const source = reply.source === "tablebase" ? `tablebase (${reply.tablebase || "known"} for the engine)` : "search";
+  parts.summary.textContent = `${reply.san}: from the ${source}`;
+  parts.stats.hidden = false;
+  parts.score.textContent = formatScore(reply.score);
+  parts.depth.textContent = reply.depth !== undefined ? String(reply.depth) : "–";
+  parts.nodes.textContent = reply.nodes !== undefined ? Number(reply.nodes).toLocaleString("en-US") : "–";
+  parts.time.textContent = formatTime(reply.time_ms);
+  const pv = reply.pv || [];
+  parts.line.hidden = pv.length === 0;
+  parts.pv.textContent = numberedLine(pv, plyBefore, firstNumber, blackFirst);
+}
+
+/** A SAN line starting at ply `plyBefore` (plies already played): "12... Nf6 13. Bg5". */
+export function numberedLine(sans, plyBefore, firstNumber, blackFirst) {
+  return sans
+    .map((san, offset) => {
+      const index = plyBefore + offset + (blackFirst ? 1 : 0);
+      const number = firstNumber + Math.floor(index / 2);
+      const white = index % 2 === 0;
+      if (white) return `${number}. ${san}`;
+      return offset === 0 ? `${number}... ${san}` : san;
+    })
+    .join(" ");
+}
+
+/** The evaluation bar at `score` (White's view); unchanged when `score` is undefined. */
+export function renderEvalBar(bar, fill, score, visible) {
+  bar.classList.toggle("concealed", !visible);
+  if (score === undefined) return;
+  const share = whiteShare(score);
+  fill.style.height = `${share}%`;
+  bar.setAttribute("aria-valuenow", String(Math.round(share)));
+  bar.title = score ? `Evaluation ${formatScore(score)}` : "No evaluation yet";
+}
+
+/**
+ * The game-over banner's words: `{headline, detail}`. It says who won; it says ferrochess won
+ * only when ferrochess played a move of the game (a position set up already over was not its
+ * win).
+ */
+export function bannerWords(status, { human, engineMoved, movesPlayed }) {
+  const headline = status.result;
+  const { winner, termination, reason } = status;
+  let detail;
+  if (termination === "resign" || termination === "flag") {
+    detail = winner ? `${reason}: ${capitalised(winner)} wins` : `Draw: ${reason}`;
+  } else if (termination === "agreement") {
+    detail = "Draw by agreement";
+  } else if (winner) {
+    detail = `${capitalised(winner)} wins by ${reason}`;
+  } else {
+    detail = `Draw by ${reason}`;
+  }
+  let who = "";
+  if (winner === human) who = "You win";
+  else if (winner && engineMoved) who = "ferrochess wins";
+  else if (winner) who = "You lose";
+  if (movesPlayed === 0 && termination !== "resign" && termination !== "flag" && termination !== "agreement") {
+    detail += " (the position was set up already over)";
+    if (winner && winner !== human) who = "";
+  }
+  return { headline, detail, who };
+}
+
+/** A clock's face: the time, running or not, low time. */
+export function renderClock(face, ms, { running, shown }) {
+  face.hidden = !shown;
+  if (!shown) return;
+  face.textContent = formatClock(ms);
+  face.classList.toggle("running", running);
+  face.classList.toggle("low", ms < LOW_TIME_MS);
+  face.classList.toggle("flagged", ms <= 0);
+}

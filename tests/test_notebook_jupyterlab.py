@@ -1,0 +1,275 @@
+"""Guards the notebook board in a real JupyterLab: a ``jupyter lab`` server on a free port with a
+token, a notebook whose one cell is ``play(level=1, book=False)``, opened in Debian's Chromium by
+Playwright. The cell is run, e2 and then e4 are clicked on the chessground board, the engine's
+reply arrives over the widget's comm (a black piece moves), and exactly one board is on screen
+(no second board beside it, as the old glyph grid plus SVG had). The widget is screenshotted to
+tests/artifacts/notebook-widget*.png for a person to look at.
+
+Skips with the reason when jupyterlab, anywidget, Playwright or Chromium is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("jupyterlab", reason="jupyterlab is not installed (pip install jupyterlab)")
+pytest.importorskip("anywidget", reason="anywidget is not installed (pip install anywidget)")
+playwright_sync = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+Page = playwright_sync.Page
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+VIEWPORT = {"width": 1280, "height": 1000}
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+NOTEBOOK = "play.ipynb"
+CELL = "from ferrochess.notebook import play\nplay(level=1, book=False)"
+AGAIN = "_  # the widget of the cell above, shown again"
+SERVER_START_SECONDS = 120
+TIMEOUT_MS = 60_000
+"""Generous: JupyterLab, a kernel and an engine share two cores with other work in the tests."""
+
+# The squares' centres in chessground's board, White at the bottom: x from the file, y from the
+# rank, as fractions of the board's box.
+SQUARE_CENTRE_JS = """
+([board, square]) => {
+  const box = board.getBoundingClientRect();
+  const file = square.charCodeAt(0) - 97, rank = square.charCodeAt(1) - 49;
+  const white = !board.closest('.cg-wrap').classList.contains('orientation-black');
+  const x = white ? file : 7 - file, y = white ? 7 - rank : rank;
+  return [box.left + (x + 0.5) * box.width / 8, box.top + (y + 0.5) * box.height / 8];
+}
+"""
+RUN_ATTEMPTS = 5
+RUN_WAIT_MS = 5_000
+STARTED = re.compile(r"\[(\*|\d+)\]")
+"""A cell's prompt once it has been sent to the kernel: ``[*]`` running, ``[1]`` done."""
+PIECES_JS = """
+(board) => [...document.querySelectorAll('cg-board')[board].querySelectorAll('piece')]
+  .filter((piece) => !piece.classList.contains('fading'))
+  .map((piece) => `${piece.classList.contains('white') ? 'w' : 'b'}:${piece.cgKey}`)
+  .sort().join(' ')
+"""
+READY = ".ferrochess-widget .fc-play[data-state='ready']"
+"""The play UI waiting for the human's move (app.js writes its state on its root)."""
+BLACK_SQUARES_JS = """
+() => [...document.querySelectorAll('cg-board piece.black')]
+  .filter((piece) => !piece.classList.contains('fading'))
+  .map((piece) => piece.cgKey).sort().join(' ')
+"""
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """pytest-playwright launches Debian's Chromium (never a downloaded browser)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"Chromium not found at {CHROMIUM} (Debian package chromium)")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """A laptop's window: JupyterLab's side bar open, the notebook beside it."""
+    return {**browser_context_args, "viewport": VIEWPORT}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def write_notebook(path: Path, sources: list[str]) -> None:
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "execution_count": None, "id": f"cell-{index}", "metadata": {},
+             "outputs": [], "source": source}
+            for index, source in enumerate(sources)
+        ],
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }  # fmt: skip
+    path.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+
+
+def quiet_settings(settings: Path) -> None:
+    """User settings that keep JupyterLab from asking about news and updates."""
+    extension = settings / "@jupyterlab" / "apputils-extension"
+    notification = extension / "notification.jupyterlab-settings"
+    notification.parent.mkdir(parents=True, exist_ok=True)
+    notification.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A ``jupyter lab`` server serving a directory with the play notebook; yields the URL that
+    opens the notebook (token included)."""
+    home = tmp_path_factory.mktemp("lab")
+    root = home / "notebooks"
+    root.mkdir()
+    write_notebook(root / NOTEBOOK, [CELL, AGAIN])
+    quiet_settings(home / "settings")
+    port = free_port()
+    token = secrets.token_hex(16)
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(home / "config"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        "MPLBACKEND": "Agg",
+    }
+    command = [
+        sys.executable, "-m", "jupyterlab",
+        "--no-browser",
+        "--allow-root",  # containers and CI often run as root; the server listens on 127.0.0.1
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+        f"--LabApp.user_settings_dir={home / 'settings'}",
+        f"--LabApp.workspaces_dir={home / 'workspaces'}",
+    ]  # fmt: skip
+    log = (home / "server.log").open("w")
+    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_for_server(base, token, server, home / "server.log")
+        yield f"{base}/lab/tree/{NOTEBOOK}?token={token}"
+    finally:
+        server.terminate()
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(10)
+        log.close()
+
+
+def wait_for_server(base: str, token: str, server: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"jupyter lab exited with {server.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5) as answer:
+                if answer.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.5)
+    tail = log.read_text()[-3000:]
+    pytest.fail(f"jupyter lab did not answer in {SERVER_START_SECONDS} s:\n{tail}")
+
+
+def click_square(page: Page, square: str) -> None:
+    board = page.locator("cg-board").first.element_handle()
+    x, y = page.evaluate(SQUARE_CENTRE_JS, [board, square])
+    page.mouse.click(x, y)
+
+
+def shot(page: Page, name: str) -> Path:
+    """A picture of the first cell's output (the widget, as much as the output area shows)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    output = page.locator(".jp-Cell-outputArea").first
+    output.scroll_into_view_if_needed()
+    box = output.bounding_box()
+    view = page.locator(".jp-Notebook").first.bounding_box()
+    assert box is not None and view is not None
+    top = max(box["y"], view["y"])
+    bottom = min(box["y"] + box["height"], view["y"] + view["height"])
+    clip = {"x": box["x"], "y": top, "width": box["width"], "height": bottom - top}
+    page.screenshot(path=str(path), clip=clip)
+    return path
+
+
+def open_notebook(page: Page, lab: str) -> None:
+    page.goto(lab)
+    page.locator(".jp-Notebook .jp-CodeCell .cm-content").first.wait_for()
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+
+
+def run_cell(page: Page, index: int) -> None:
+    """Run the notebook's cell ``index``, again until its prompt shows it running (a key pressed
+    while JupyterLab is still settling can be lost)."""
+    cell = page.locator(".jp-Notebook .jp-CodeCell").nth(index)
+    for _attempt in range(RUN_ATTEMPTS):
+        cell.locator(".cm-content").click()
+        page.keyboard.press("Control+Enter")
+        try:
+            cell.locator(".jp-InputPrompt").filter(has_text=STARTED).wait_for(timeout=RUN_WAIT_MS)
+            return
+        except playwright_sync.TimeoutError:
+            continue
+    pytest.fail(f"cell {index} did not start after {RUN_ATTEMPTS} tries")
+
+
+def piece_squares(page: Page, board: int) -> str:
+    """Where the pieces of chessground board number ``board`` stand (``"b:e7 ... w:e4 ..."``)."""
+    return str(page.evaluate(PIECES_JS, board))
+
+
+def test_play_in_jupyterlab_click_e2_e4_and_the_engine_replies(page: Page, lab: str) -> None:
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    open_notebook(page, lab)
+    run_cell(page, 0)
+
+    page.wait_for_selector(f"{READY} cg-board piece, .ferrochess-widget-error")
+    failure = page.locator(".ferrochess-widget-error")
+    assert not failure.count(), failure.first.inner_text()
+    page.wait_for_function("() => document.querySelectorAll('cg-board piece').length === 32")
+    # play()'s arguments reached the front end: the first game is played without the book.
+    assert not page.get_by_label("Opening book").is_checked()
+    start = page.evaluate(BLACK_SQUARES_JS)
+    shot(page, "notebook-widget-start")
+
+    click_square(page, "e2")
+    click_square(page, "e4")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('cg-board piece.white.pawn')]"
+        ".some((piece) => piece.cgKey === 'e4')"
+    )
+    page.wait_for_function(f"() => ({BLACK_SQUARES_JS})() !== {json.dumps(start)}")
+    page.wait_for_selector(READY)  # the human's turn again, after the engine's move
+    # The board is the only one: chessground's, drawn once (no glyph grid, no SVG beside it).
+    assert page.locator("cg-board").count() == 1
+    assert page.locator(".jp-OutputArea svg .square").count() == 0
+    time.sleep(0.5)  # let the reply's animation end before the picture
+    shot(page, "notebook-widget")
+
+    # Shown again (a second view of the same widget), the game is there: the front end saved it
+    # in the widget's synced storage, which lives in the kernel.
+    after = piece_squares(page, 0)
+    run_cell(page, 1)
+    page.wait_for_function("() => document.querySelectorAll('cg-board').length === 2")
+    page.wait_for_function(f"() => ({PIECES_JS})(1) === {json.dumps(after)}", timeout=TIMEOUT_MS)
+    assert not errors, errors
