@@ -208,6 +208,7 @@ export function mountPlay(root, { transport, storage = null, clientId = newClien
 
   function showLive() {
     viewPly = null;
+    if (review && game.phase === "reviewed") review.select(null); // its highlight and arrow go
     board.arrows([]);
     if (game.state) ui.fenOutput.value = game.state.fen;
     renderBoard();
