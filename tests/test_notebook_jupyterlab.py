@@ -14,7 +14,6 @@ import json
 import os
 import re
 import secrets
-import shutil
 import socket
 import subprocess
 import sys
@@ -32,16 +31,8 @@ pytest.importorskip("anywidget", reason="anywidget is not installed (pip install
 playwright_sync = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 Page = playwright_sync.Page
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS  # noqa: E402 - after the skips
+
 VIEWPORT = {"width": 1280, "height": 1000}
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 NOTEBOOK = "play.ipynb"
