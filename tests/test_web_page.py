@@ -132,6 +132,37 @@ def test_a_book_move_is_shown_as_a_book_move(play: Page) -> None:
     assert bar.get_attribute("title") == "No evaluation yet"
 
 
+def test_a_book_move_leaves_the_evaluation_bar_where_the_search_left_it(play: Page) -> None:
+    """The first reply is shaped as a search that found +3 (the bar leans to White); the second as
+    a book move, which has no score: the bar stays where it was instead of jumping to level."""
+    play.check('#app [data-role="show-engine"]')
+    answered: list[str] = []
+
+    def reshaped(route: Any) -> None:
+        response = route.fetch()
+        body = {key: value for key, value in response.json().items()
+                if key not in ("score", "pv", "depth", "nodes", "time_ms", "book_weight")}
+        if not answered:
+            body.update(source="search", score={"cp": 300}, pv=[body["san"]], depth=6,
+                        nodes=5000, time_ms=12.0)
+        else:
+            body.update(source="book", book_weight=10)
+        answered.append(body["source"])
+        route.fulfill(response=response, json=body)  # fmt: skip
+
+    play.route("**/api/move", reshaped)
+    bar = play.locator("#app .eval-bar")
+    click_move(play, "e2", "e4")
+    wait_moves(play, 2)
+    after_search = bar.get_attribute("aria-valuenow")
+    assert after_search is not None and float(after_search) > 50
+    click_move(play, "d2", "d4")  # legal after any first reply of Black's
+    wait_moves(play, 4)
+    assert answered == ["search", "book"]
+    assert "Book move" in play.locator("#app .engine-summary").inner_text()
+    assert bar.get_attribute("aria-valuenow") == after_search
+
+
 def test_the_levels_are_named_with_their_elo_and_calibration(play: Page) -> None:
     shown = play.locator('#app [data-role="level"] option').all_inner_texts()
     expected = []
