@@ -74,7 +74,7 @@ def refused(error: Exception) -> Any:
 
 @bp.get("/")
 def index() -> str:
-    return render_template("play/index.html", levels=service().levels())
+    return render_template("play/index.html")  # the page asks /api/levels itself
 
 
 @bp.get("/pieces/<code>.svg")
