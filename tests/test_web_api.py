@@ -562,6 +562,10 @@ def test_busy_pool_answers_503_with_retry_after() -> None:
         response = client.post("/api/move", json={"moves": []})
         assert response.status_code == 503 and response.headers["Retry-After"] == "1"
         assert response.json["error"]
+        # A review's stream has begun when it finds no engine: its last line says so in words.
+        review = client.post("/api/review", json={"moves": ["e2e4"]})
+        last = json.loads(review.data.decode().splitlines()[-1])
+        assert last == {"error": "every engine is busy; try again in a moment"}
     finally:
         release.set()
         holder.join(30)

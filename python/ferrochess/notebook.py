@@ -123,6 +123,19 @@ def _color(choice: ColorChoice, rng: random.Random) -> chess.Color:
     raise ValueError(f"not a colour: {choice!r} (expected 'white', 'black' or 'random')")
 
 
+def _board_of(fen: str) -> chess.Board:
+    """The position of ``fen``; ValueError quoting it when it is no FEN or no legal position (what
+    is wrong said in words)."""
+    try:
+        board = chess.Board(fen)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"not a FEN: {fen!r} ({error})") from None
+    problems = rules.fen_problems(board.status())
+    if problems:
+        raise ValueError(f"not a legal position: {fen!r} ({problems})")
+    return board
+
+
 def _check_level(level: int) -> int:
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 10:
         raise ValueError(f"not a level: {level!r} (expected 1 to 10)")
@@ -352,14 +365,7 @@ class NotebookGame(Closing):
         it moves first, with ``auto_reply``. Raises ValueError quoting a bad ``fen`` or
         ``color``; the current game is then unchanged."""
         human = _color(color, self._rng)
-        start = self._start_fen if fen is None else fen
-        try:
-            board = chess.Board(start)
-        except ValueError as error:
-            raise ValueError(f"not a FEN: {start!r} ({error})") from None
-        problems = rules.fen_problems(board.status())
-        if problems:
-            raise ValueError(f"not a legal position: {start!r} ({problems})")
+        board = _board_of(self._start_fen if fen is None else fen)
         self._start_fen = board.fen()
         self.board = board
         self.human = human
@@ -671,13 +677,7 @@ def _options(
     if not isinstance(book, bool):
         raise ValueError(f"not a book switch: {book!r} (expected True or False)")
     if fen is not None:
-        try:
-            chess.Board(fen)
-        except (TypeError, ValueError) as error:
-            raise ValueError(f"not a FEN: {fen!r} ({error})") from None
-        problems = rules.fen_problems(chess.Board(fen).status())
-        if problems:
-            raise ValueError(f"not a legal position: {fen!r} ({problems})")
+        _board_of(fen)
     return {"color": "white" if human == chess.WHITE else "black", "level": level, "book": book,
             "fen": fen}  # fmt: skip
 

@@ -113,18 +113,19 @@ def api_review() -> Response:
     before the stream starts; afterwards an error is the stream's last line. A client that goes
     away mid-review has its review cancelled."""
     data = payload()
-    read_game(data)  # refuse bad input with a 400 before streaming
+    game = read_game(data)  # bad input is a 400 before the stream starts
     the_service = service()
     lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
 
     def work() -> None:
         try:
-            the_service.review(data, lines.put)
-        except (BadInput, Busy) as error:
-            lines.put({"error": str(error)})
-        except Exception:  # pragma: no cover - a bug: say so in the stream, keep the traceback
-            lines.put({"error": "the review failed on the server"})
-            raise
+            the_service.review_game(game, data, lines.put)
+        except Exception as error:  # the stream has begun: its last line says what went wrong
+            answer = refusal(error)
+            if answer is None:  # pragma: no cover - a bug: say so, keep the traceback
+                lines.put({"error": "the review failed on the server"})
+                raise
+            lines.put({"error": answer[1]["error"]})
         finally:
             lines.put(None)
 

@@ -195,8 +195,7 @@ class GameService:
         level = integer(data, "level", self.settings.default_level, LOWEST_LEVEL, FULL_STRENGTH)
         use_book = boolean(data, "book", True)
         clock = read_clock(data)
-        if game_status(game)["over"]:
-            raise BadInput("moves", f"the game is over ({game_status(game)['reason']})")
+        refuse_if_over(game)
         limit = self._limit(board, clock)
         with self._search(data) as search:
             started = time.monotonic()
@@ -242,8 +241,7 @@ class GameService:
         accepts when its evaluation says the position is level or worse for it."""
         data = as_object(body)
         game = read_game(data)
-        if game_status(game)["over"]:
-            raise BadInput("moves", f"the game is over ({game_status(game)['reason']})")
+        refuse_if_over(game)
         offered_by = color_field(data, "color")
         engine_color = not offered_by
         with self._search(data) as search, self._engine(search) as engine:
@@ -265,8 +263,7 @@ class GameService:
         data = as_object(body)
         game = read_game(data)
         board = game.board
-        if game_status(game)["over"]:
-            raise BadInput("moves", f"the game is over ({game_status(game)['reason']})")
+        refuse_if_over(game)
         move = read_move(data, "move", board)
         limit = chess.engine.Limit(nodes=self.settings.judge_nodes)
         with self._search(data) as search, self._engine(search) as engine:
@@ -313,7 +310,12 @@ class GameService:
         ``{"progress": k, "total": n}`` as it goes, then ``{"review": ...}``; a cancelled review
         ends with ``{"cancelled": True}``. Bad input raises BadInput before anything is emitted."""
         data = as_object(body)
-        game = read_game(data)
+        self.review_game(read_game(data), data, emit)
+
+    def review_game(
+        self, game: Game, data: dict[str, Any], emit: Callable[[dict[str, Any]], object]
+    ) -> None:
+        """:meth:`review` of a game already read from ``data`` (the request, for its client)."""
         pgn_game = chess.pgn.Game.from_board(game.board)
         limit = chess.engine.Limit(nodes=self.settings.review_nodes)
 
@@ -475,6 +477,13 @@ def describe(game: Game) -> dict[str, Any]:
         "end": game.end,
         "opening": opening_of(board),
     }
+
+
+def refuse_if_over(game: Game) -> None:
+    """BadInput naming ``moves`` when the game has ended: nothing is searched in it."""
+    status = game_status(game)
+    if status["over"]:
+        raise BadInput("moves", f"the game is over ({status['reason']})")
 
 
 def position_of(board: chess.Board, move: chess.Move | None) -> dict[str, Any]:

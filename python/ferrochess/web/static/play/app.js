@@ -38,15 +38,14 @@ import { Review } from "./review.js";
 import { buildLayout } from "./layout.js";
 import { Sounds, soundOfSan } from "./sounds.js";
 
-const FULL_STRENGTH = 10;
 const TICK_MS = 100;
 let mounted = 0;
 
 /** A fresh client id: 20 letters and digits. */
 export function newClientId() {
-  const bytes = new Uint8Array(15);
+  const bytes = new Uint8Array(20);
   crypto.getRandomValues(bytes);
-  return Array.from(bytes, (byte) => "abcdefghijklmnopqrstuvwxyz0123456789"[byte % 36]).join("").slice(0, 20);
+  return Array.from(bytes, (byte) => "abcdefghijklmnopqrstuvwxyz0123456789"[byte % 36]).join("");
 }
 
 export function mountPlay(root, { transport, storage = null, clientId = newClientId(), options = {} } = {}) {
@@ -244,7 +243,8 @@ export function mountPlay(root, { transport, storage = null, clientId = newClien
   function engineVisible() {
     if (showEngine !== null) return showEngine;
     const over = !["loading", "ready", "thinking", "error", "stale"].includes(game.phase);
-    return over || game.level >= FULL_STRENGTH;
+    // Full strength is the strongest level the server lists (no number copied from the core).
+    return over || (levels.length > 0 && levels.every((level) => level.number <= game.level));
   }
 
   function renderEngineDisplay() {

@@ -28,21 +28,9 @@ const PROMOTIONS = [
 const FILES = "abcdefgh";
 const STYLE_WAIT_MS = 10000;
 
-/** The server's dests (`{"e2": ["e3", "e4"]}`) as chessground's Map; grouped from the UCI list
- *  when the State has no `dests`. */
-function destsMap(dests, legalMoves) {
-  const map = new Map();
-  if (dests) {
-    for (const [from, targets] of Object.entries(dests)) map.set(from, [...targets]);
-    return map;
-  }
-  for (const uci of legalMoves || []) {
-    const from = uci.slice(0, 2);
-    const to = uci.slice(2, 4);
-    if (!map.has(from)) map.set(from, []);
-    if (!map.get(from).includes(to)) map.get(from).push(to);
-  }
-  return map;
+/** The server's dests (`{"e2": ["e3", "e4"]}`) as chessground's Map. */
+function destsMap(dests) {
+  return new Map(Object.entries(dests || {}).map(([from, targets]) => [from, [...targets]]));
 }
 
 /** A last move as chessground's [from, to]: from a UCI string, a [from, to] list or {from, to}. */
@@ -230,7 +218,7 @@ export function createBoard(element, { onMove = null } = {}) {
       movable: {
         color: movable || undefined,
         // Dests only for the side to move; the other side may only premove.
-        dests: movable && movable === position.turn ? destsMap(position.dests, legal) : new Map(),
+        dests: movable && movable === position.turn ? destsMap(position.dests) : new Map(),
       },
       premovable: { enabled: Boolean(position.premovable) },
       animation: { enabled: animate },

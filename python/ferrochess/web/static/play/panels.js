@@ -5,7 +5,6 @@
 import { formatClock } from "./clock.js";
 
 const EVAL_CLAMP_CP = 1000;
-const TABLEBASE_CP = 20000;
 const LOW_TIME_MS = 20000;
 
 export const capitalised = (word) => word.charAt(0).toUpperCase() + word.slice(1);
@@ -28,7 +27,6 @@ export function formatScore(score) {
   if (!score) return "–";
   if (score.mate !== undefined) return `#${score.mate}`;
   const cp = score.cp;
-  if (Math.abs(cp) >= TABLEBASE_CP) return cp > 0 ? "+TB win" : "-TB win";
   return `${cp >= 0 ? "+" : "-"}${(Math.abs(cp) / 100).toFixed(2)}`;
 }
 
