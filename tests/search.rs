@@ -4,6 +4,8 @@
 
 use std::time::{Duration, Instant};
 
+use shakmaty::Position as _;
+
 use ferrochess::limits::{SearchLimits, StopFlag};
 use ferrochess::position::{Position, START_FEN, move_to_uci};
 use ferrochess::score::{Score, ScoreKind};
@@ -52,6 +54,20 @@ fn mate_in_two_at_depth_four() {
         let result = search(fen, 4);
         assert_eq!(score(&result), ScoreKind::Mate(2), "{fen}");
     }
+}
+
+#[test]
+fn a_mate_the_selective_steps_hide_is_proven_at_depth_two_n_minus_one() {
+    // Qxc2 sacrifices the queen: reverse futility pruning called it lost up to depth 6.
+    let fen = "1r4k1/p4pp1/7p/8/qB1pP3/P2P4/2P2r2/KR6 b - - 4 37";
+    let result = search(fen, 3);
+    assert_eq!(best(&result), "a4c2");
+    assert_eq!(score(&result), ScoreKind::Mate(2));
+    // The line shown is the mate itself: three legal moves ending in checkmate.
+    let moves: Vec<String> = result.lines[0].pv.iter().map(|&m| move_to_uci(m)).collect();
+    assert_eq!(moves.len(), 3, "{moves:?}");
+    let position = Position::from_fen_and_moves(fen, &moves).unwrap();
+    assert!(position.board().is_checkmate(), "{moves:?}");
 }
 
 #[test]

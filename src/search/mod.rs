@@ -3,6 +3,7 @@
 //! consults the book first, then searches; iterative deepening drives the root search (in
 //! `negamax.rs`), which hands the horizon to the quiescence search.
 
+mod mate;
 mod negamax;
 pub mod ordering;
 pub mod params;
@@ -27,6 +28,7 @@ use crate::position::{Position, move_to_uci, polyglot_key};
 use crate::score::{Score, ScoreKind};
 use crate::tablebase::{RootMove, Tablebases};
 use crate::transposition::{PackedMove, TranspositionTable};
+use mate::MateProofs;
 use ordering::{History, Killers};
 use params::{
     ASPIRATION_MAX_CP, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW_CP, CHECK_INTERVAL_NODES,
@@ -606,7 +608,13 @@ impl<'a> Context<'a> {
         // a fixed share of the clock: +40 Elo, 95% +3..+77; measured as in negamax.rs).
         let mut stable_iterations = 0;
         let mut last_best = None;
+        let mut proofs = MateProofs::default();
         for depth in 1..=max_depth {
+            // Short mates proven in full width, which the selective search may not see yet.
+            context.prove_mates(&mut proofs, depth, &root_moves, lines_wanted);
+            if context.stopped {
+                break;
+            }
             let mut lines: Vec<Line> = Vec::with_capacity(lines_wanted);
             let mut excluded: Vec<Move> = Vec::with_capacity(lines_wanted);
             while lines.len() < lines_wanted {
@@ -630,6 +638,7 @@ impl<'a> Context<'a> {
                 break;
             }
             lines.sort_by_key(|line| std::cmp::Reverse(line.score));
+            proofs.merge_into(&mut lines, lines_wanted);
             // Search the best moves first next time.
             let ranked: Vec<Move> = lines.iter().map(|line| line.pv[0]).collect();
             root_moves.sort_by_key(|m| ranked.iter().position(|r| r == m).unwrap_or(usize::MAX));
@@ -661,6 +670,10 @@ impl<'a> Context<'a> {
             }
         }
 
+        if !proofs.lines.is_empty() {
+            // Stopped after a proof but before its iteration ended: the proof holds.
+            proofs.merge_into(&mut info.lines, lines_wanted);
+        }
         if info.lines.is_empty() {
             // Stopped inside the first iteration: the best root move found so far, else the first.
             let (m, score) = context

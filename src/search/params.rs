@@ -61,6 +61,11 @@ pub const ASPIRATION_MIN_DEPTH: u32 = 5;
 pub const ASPIRATION_WINDOW_CP: i32 = 25;
 pub const ASPIRATION_MAX_CP: i32 = 800;
 
+/// Mate proofs (`mate.rs`): iterations up to this depth (plies, odd) also look for every mate
+/// within their depth by a full-width search, so a mate in up to 3 moves is found by the
+/// iteration of depth `2N - 1` whatever the selective steps.
+pub const MATE_PROOF_MAX_PLIES: i32 = 5;
+
 /// Time management: the share of the clock planned for a move is scaled by this factor, indexed
 /// by the number of iterations in a row (0 to 4 and more) whose best move did not change, before
 /// deciding not to start another iteration.

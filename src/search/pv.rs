@@ -34,6 +34,12 @@ impl PvTable {
         line.extend_from_slice(&tail[0]);
     }
 
+    /// Puts `line` back as the best line at `ply` (kept aside while other moves were searched).
+    pub fn set(&mut self, ply: usize, line: &[Move]) {
+        self.lines[ply].clear();
+        self.lines[ply].extend_from_slice(line);
+    }
+
     /// The best line from `ply`.
     pub fn line(&self, ply: usize) -> &[Move] {
         &self.lines[ply]
