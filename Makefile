@@ -7,13 +7,35 @@ SHARED_SYZYGY := $(abspath $(wildcard ../shared/data/syzygy))
 FUZZ_TARGETS := fen moves book uci
 FUZZ_SECONDS ?= 30
 
-.PHONY: help dev lint test test-rust test-python test-notebooks fuzz reliability bench bench-tutorial book vendor
+.PHONY: help dev test-deps lint test test-rust test-python test-notebooks fuzz reliability bench \
+	bench-tutorial book vendor
+
+# Debian packages some tests use: gnuchess-book (a Polyglot book to check the reader against),
+# polyglot (its make-book is the reference of the book builder), stockfish (the defender in the
+# tablebase endgame games), chromium (the browser of the play-page and notebook-widget tests),
+# scid-data (the ECO lines the opening names are checked against) and nodejs (runs the widget's
+# module loader).
+TEST_DEB_PACKAGES := gnuchess-book polyglot stockfish chromium scid-data nodejs
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 dev: ## install the package in editable mode with the test tools
 	$(PYTHON) -m pip install -e ".[test]"
+
+test-deps: ## the Debian packages some tests use (installed with apt-get when root)
+	@missing=$$(for package in $(TEST_DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q 'ok installed' \
+			|| echo $$package; done); \
+	if [ -z "$$missing" ]; then echo "test-deps: installed: $(TEST_DEB_PACKAGES)"; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		echo "test-deps: apt-get install" $$missing; \
+		apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -q $$missing >/dev/null; \
+	else \
+		echo "test-deps: not installed:" $$missing "(tests that need them are skipped;" \
+			"run 'make test-deps' as root, or 'sudo apt-get install'" $$missing")"; \
+	fi
 
 lint: ## rustfmt, clippy -D warnings, ruff, mypy
 	cargo fmt --check
@@ -22,7 +44,7 @@ lint: ## rustfmt, clippy -D warnings, ruff, mypy
 	$(PYTHON) -m ruff check python tests benches src/book/openings
 	$(PYTHON) -m mypy
 
-test: dev test-rust test-python test-notebooks ## install, then run every test (Rust, Python, notebooks)
+test: test-deps dev test-rust test-python test-notebooks ## install what tests need, run every test
 
 test-rust: ## cargo tests (no Python needed)
 	cargo test --release
