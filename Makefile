@@ -8,7 +8,7 @@ FUZZ_TARGETS := fen moves book uci
 FUZZ_SECONDS ?= 30
 
 .PHONY: help dev test-deps lint test test-rust test-python test-notebooks fuzz reliability bench \
-	bench-tutorial book vendor
+	bench-tutorial book vendor wheel wheel-tools wheel-check wheel-smoke sdist-smoke
 
 # Debian packages some tests use: gnuchess-book (a Polyglot book to check the reader against),
 # polyglot (its make-book is the reference of the book builder), stockfish (the defender in the
@@ -41,7 +41,7 @@ lint: ## rustfmt, clippy -D warnings, ruff, mypy
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --features python -- -D warnings
-	$(PYTHON) -m ruff check python tests benches src/book/openings
+	$(PYTHON) -m ruff check python tests benches src/book/openings .ci
 	$(PYTHON) -m mypy
 
 test: test-deps dev test-rust test-python test-notebooks ## install what tests need, run every test
@@ -106,3 +106,32 @@ vendor: ## refresh the vendored chessground (CHESSGROUND_VERSION) from npm
 	printf 'package: @lichess-org/chessground\nversion: %s\nintegrity: %s\nlicense: GPL-3.0-or-later\nfiles: dist/chessground.min.js, assets/chessground.base.css, assets/chessground.brown.css, assets/chessground.cburnett.css, LICENSE\n' \
 		"$(CHESSGROUND_VERSION)" "$$integrity" > $(CHESSGROUND_DIR)/VERSION; \
 	echo "chessground $(CHESSGROUND_VERSION) ($$integrity) -> $(CHESSGROUND_DIR)"
+
+# Release builds: the sdist and one abi3 wheel per platform (cp39-abi3: every CPython from 3.9 on),
+# here manylinux2014 through maturin's zig linker (glibc 2.17 symbols, no manylinux container).
+# Their tools live in their own virtual environment, pinned in .ci/wheel-tools.txt.
+DIST ?= dist
+WHEEL_TOOLS ?= target/wheel-tools
+WHEEL_BUILD_ARGS ?= --release --zig --compatibility manylinux2014
+
+wheel-tools: $(WHEEL_TOOLS)/.installed
+
+$(WHEEL_TOOLS)/.installed: .ci/wheel-tools.txt
+	$(PYTHON) -m venv $(WHEEL_TOOLS)
+	$(WHEEL_TOOLS)/bin/python -m pip install -q -r .ci/wheel-tools.txt
+	touch $@
+
+wheel: wheel-tools ## build the release wheel (abi3, manylinux2014) and the sdist into dist/
+	rm -f $(DIST)/ferrochess-*.whl $(DIST)/ferrochess-*.tar.gz
+	$(WHEEL_TOOLS)/bin/maturin sdist --out $(DIST)
+	PATH="$(abspath $(WHEEL_TOOLS))/bin:$$PATH" maturin build $(WHEEL_BUILD_ARGS) --out $(DIST)
+	@ls -l $(DIST)/ferrochess-*
+
+wheel-check: wheel-tools ## check dist/: auditwheel show, abi3audit, twine check, file list, size
+	$(WHEEL_TOOLS)/bin/python .ci/check_wheel.py $(DIST)
+
+wheel-smoke: ## install dist/'s wheel in a new venv without Rust on PATH and smoke-test it
+	PYTHON=$(PYTHON) .ci/wheel-smoke wheel $(DIST)
+
+sdist-smoke: ## build and install dist/'s sdist in a new venv (needs Rust) and smoke-test it
+	PYTHON=$(PYTHON) .ci/wheel-smoke sdist $(DIST)
