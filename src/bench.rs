@@ -5,8 +5,9 @@
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
+use crate::limits::StopFlag;
 use crate::position::Position;
-use crate::search::{Silent, search_to_depth};
+use crate::search::{SearchRequest, Searcher, Silent};
 
 /// Default bench depth in plies.
 pub const BENCH_DEPTH: u32 = 6;
@@ -84,7 +85,14 @@ pub fn run(depth: u32) -> Result<BenchReport, Error> {
     let mut nodes = 0;
     for fen in BENCH_POSITIONS {
         let mut position = Position::from_fen(fen)?;
-        nodes += search_to_depth(&mut position, BENCH_HASH_MB, depth, &mut Silent)?.nodes;
+        let request = SearchRequest::depth(depth);
+        let decision = Searcher::new(BENCH_HASH_MB)?.think(
+            &mut position,
+            &request,
+            &StopFlag::new(),
+            &mut Silent,
+        )?;
+        nodes += decision.into_search().map_or(0, |info| info.nodes);
     }
     Ok(BenchReport {
         positions: BENCH_POSITIONS.len(),

@@ -53,3 +53,20 @@ impl Error {
         }
     }
 }
+
+/// `value` as a `usize` when it lies in `min..=max`, else an error naming `name`.
+pub(crate) fn check_range(
+    name: &'static str,
+    value: i64,
+    min: usize,
+    max: usize,
+) -> Result<usize, Error> {
+    match usize::try_from(value) {
+        Ok(value) if (min..=max).contains(&value) => Ok(value),
+        _ => Err(Error::argument(
+            name,
+            value,
+            format!("must be between {min} and {max}"),
+        )),
+    }
+}

@@ -96,18 +96,18 @@ pub struct TranspositionTable {
 
 /// Largest table a caller may ask for, in megabytes.
 pub const MAX_HASH_MB: usize = 16_384;
+
+/// Validates a table size given by a user, in megabytes: 1 to [`MAX_HASH_MB`].
+pub fn check_hash_mb(megabytes: i64) -> Result<usize, Error> {
+    crate::error::check_range("hash_mb", megabytes, 1, MAX_HASH_MB)
+}
+
 const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 
 impl TranspositionTable {
     /// A table of `megabytes` MB (1 to [`MAX_HASH_MB`]); an allocation failure is an error, not an abort.
     pub fn new(megabytes: usize) -> Result<TranspositionTable, Error> {
-        if !(1..=MAX_HASH_MB).contains(&megabytes) {
-            return Err(Error::argument(
-                "hash_mb",
-                megabytes,
-                format!("must be between 1 and {MAX_HASH_MB}"),
-            ));
-        }
+        let megabytes = check_hash_mb(i64::try_from(megabytes).unwrap_or(i64::MAX))?;
         let count = megabytes * 1024 * 1024 / SLOT_BYTES;
         let slots = allocate_zeroed(count).ok_or(Error::OutOfMemory { megabytes })?;
         Ok(TranspositionTable {

@@ -10,20 +10,37 @@ use ferrochess::limits::{SearchLimits, StopFlag};
 use ferrochess::position::{Position, START_FEN, move_to_uci};
 use ferrochess::score::{Score, ScoreKind};
 use ferrochess::search::params::POLL_INTERVAL_NODES;
-use ferrochess::search::{SearchInfo, SearchObserver, Searcher, Silent};
+use ferrochess::search::{SearchInfo, SearchObserver, SearchRequest, Searcher, Silent};
+
+/// A search through the one entry, [`Searcher::think`], of `multipv` lines within `limits`.
+fn think(
+    searcher: &mut Searcher,
+    position: &mut Position,
+    limits: &SearchLimits,
+    multipv: usize,
+    stop: &StopFlag,
+    observer: &mut dyn SearchObserver,
+) -> SearchInfo {
+    let request = SearchRequest {
+        limits: limits.clone(),
+        multipv,
+        ..SearchRequest::default()
+    };
+    let decision = searcher.think(position, &request, stop, observer).unwrap();
+    decision.into_search().expect("no book: a search")
+}
 
 fn search_game(fen: &str, moves: &[&str], limits: SearchLimits, multipv: usize) -> SearchInfo {
     let mut position = Position::from_fen_and_moves(fen, moves).unwrap();
     let mut searcher = Searcher::new(16).unwrap();
-    searcher
-        .search(
-            &mut position,
-            &limits,
-            multipv,
-            &StopFlag::new(),
-            &mut Silent,
-        )
-        .unwrap()
+    think(
+        &mut searcher,
+        &mut position,
+        &limits,
+        multipv,
+        &StopFlag::new(),
+        &mut Silent,
+    )
 }
 
 fn search(fen: &str, depth: u32) -> SearchInfo {
@@ -206,15 +223,14 @@ fn mate_scores_survive_the_transposition_table() {
     let fen = "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1";
     for _ in 0..2 {
         let mut position = Position::from_fen(fen).unwrap();
-        let result = searcher
-            .search(
-                &mut position,
-                &SearchLimits::depth(7),
-                1,
-                &StopFlag::new(),
-                &mut Silent,
-            )
-            .unwrap();
+        let result = think(
+            &mut searcher,
+            &mut position,
+            &SearchLimits::depth(7),
+            1,
+            &StopFlag::new(),
+            &mut Silent,
+        );
         assert_eq!(result.lines[0].score.kind(), ScoreKind::Mate(3));
     }
 }
@@ -273,15 +289,14 @@ fn stop_flag_ends_an_unlimited_search() {
     let handle = std::thread::spawn(move || {
         let mut position = Position::from_fen(START_FEN).unwrap();
         let mut searcher = Searcher::new(16).unwrap();
-        searcher
-            .search(
-                &mut position,
-                &SearchLimits::default(),
-                1,
-                &stop,
-                &mut Silent,
-            )
-            .unwrap()
+        think(
+            &mut searcher,
+            &mut position,
+            &SearchLimits::default(),
+            1,
+            &stop,
+            &mut Silent,
+        )
     });
     std::thread::sleep(Duration::from_millis(100));
     remote.stop();
@@ -294,18 +309,17 @@ fn callback_can_end_the_search() {
     let mut position = Position::from_fen(START_FEN).unwrap();
     let mut searcher = Searcher::new(16).unwrap();
     let mut iterations = 0;
-    let result = searcher
-        .search(
-            &mut position,
-            &SearchLimits::depth(20),
-            1,
-            &StopFlag::new(),
-            &mut |_: &SearchInfo| {
-                iterations += 1;
-                iterations < 3
-            },
-        )
-        .unwrap();
+    let result = think(
+        &mut searcher,
+        &mut position,
+        &SearchLimits::depth(20),
+        1,
+        &StopFlag::new(),
+        &mut |_: &SearchInfo| {
+            iterations += 1;
+            iterations < 3
+        },
+    );
     assert_eq!(iterations, 3);
     assert_eq!(result.depth, 3);
 }
@@ -337,15 +351,14 @@ fn the_observer_can_interrupt_an_unlimited_search() {
     }
     let mut position = Position::from_fen(START_FEN).unwrap();
     let mut searcher = Searcher::new(16).unwrap();
-    let result = searcher
-        .search(
-            &mut position,
-            &SearchLimits::default(),
-            1,
-            &StopFlag::new(),
-            &mut Interrupt,
-        )
-        .unwrap();
+    let result = think(
+        &mut searcher,
+        &mut position,
+        &SearchLimits::default(),
+        1,
+        &StopFlag::new(),
+        &mut Interrupt,
+    );
     assert!(result.best_move().is_some());
     assert_eq!(result.nodes, POLL_INTERVAL_NODES);
 }
@@ -364,15 +377,14 @@ fn a_threaded_search_returns_the_main_threads_exact_result() {
     let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
     let mut position = Position::from_fen_and_moves(fen, &[] as &[&str]).unwrap();
     for depth in [1, 8] {
-        let info = searcher
-            .search(
-                &mut position,
-                &SearchLimits::depth(depth),
-                1,
-                &StopFlag::new(),
-                &mut Silent,
-            )
-            .unwrap();
+        let info = think(
+            &mut searcher,
+            &mut position,
+            &SearchLimits::depth(depth),
+            1,
+            &StopFlag::new(),
+            &mut Silent,
+        );
         assert_eq!(best(&info), "a1a8");
         assert_eq!(score(&info), ScoreKind::Mate(1));
         assert_eq!(info.depth, depth);

@@ -17,16 +17,14 @@ use crate::error::Error;
 use crate::level::Level;
 use crate::limits::StopFlag;
 use crate::position::Position;
-use crate::search::{Decision, MAX_THREADS, SearchSwitches, Searcher, ThinkOptions};
-
-/// Transposition table size when none is given, in megabytes.
-const DEFAULT_HASH_MB: i64 = 16;
+use crate::search::{
+    DEFAULT_HASH_MB, DEFAULT_THREADS, Decision, SearchRequest, SearchSwitches, Searcher,
+    check_multipv, check_threads,
+};
+use crate::transposition::check_hash_mb;
 
 /// Mixed into the seed of the levels' choices, so that they do not follow the book's sequence.
 const LEVEL_SEED_SALT: u64 = 0x6c65_7665_6c73;
-
-/// Largest number of principal variations one search may report.
-const MAX_MULTIPV: i64 = 256;
 
 #[pyclass(name = "Engine", module = "ferrochess._core", frozen)]
 pub struct Engine {
@@ -94,9 +92,15 @@ impl Engine {
         threads: Option<&Bound<'_, PyInt>>,
         pruning: bool,
     ) -> PyResult<Engine> {
-        let integers = || -> Result<(i64, i64, BookArguments), Error> {
-            let hash_mb = optional_integer("hash_mb", hash_mb)?.unwrap_or(DEFAULT_HASH_MB);
-            let threads = optional_integer("threads", threads)?.unwrap_or(1);
+        let integers = || -> Result<(usize, usize, BookArguments), Error> {
+            let hash_mb = match optional_integer("hash_mb", hash_mb)? {
+                Some(megabytes) => check_hash_mb(megabytes)?,
+                None => DEFAULT_HASH_MB,
+            };
+            let threads = match optional_integer("threads", threads)? {
+                Some(threads) => check_threads(threads)?,
+                None => DEFAULT_THREADS,
+            };
             let book = BookArguments {
                 book,
                 choice: book_choice,
@@ -105,24 +109,13 @@ impl Engine {
             };
             Ok((hash_mb, threads, book))
         };
-        let (hash_mb, threads, book) = integers().map_err(|e| to_python(py, e))?;
+        let (size, thread_count, book) = integers().map_err(|e| to_python(py, e))?;
         let seed_value = seed.as_ref().map(seed_bits).transpose()?;
-        let size = usize::try_from(hash_mb).unwrap_or(0);
-        let thread_count = usize::try_from(threads).unwrap_or(0);
         let searcher = without_gil(py, move || {
-            if size == 0 {
-                return Err(Error::argument("hash_mb", hash_mb, "must be at least 1"));
-            }
             let player = book.into_player(seed_value)?;
             let tablebase = open_tablebase(syzygy_path.as_deref())?;
             let mut searcher = Searcher::new(size)?;
-            searcher.set_threads(thread_count).map_err(|_| {
-                Error::argument(
-                    "threads",
-                    threads,
-                    format!("must be between 1 and {MAX_THREADS}"),
-                )
-            })?;
+            searcher.set_threads(thread_count)?;
             searcher.set_seed(seed_value.map(|seed| seed ^ LEVEL_SEED_SALT));
             searcher.set_book(player);
             searcher.set_tablebase(tablebase);
@@ -230,7 +223,7 @@ impl Engine {
         level: Option<Bound<'py, PyInt>>,
         callback: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let integers = || -> Result<(LimitArguments, i64, Option<Level>), Error> {
+        let integers = || -> Result<(LimitArguments, usize, Option<Level>), Error> {
             let arguments = LimitArguments {
                 depth: optional_integer("depth", depth.as_ref())?,
                 nodes: optional_integer("nodes", nodes.as_ref())?,
@@ -245,11 +238,11 @@ impl Engine {
             let level = optional_integer("level", level.as_ref())?
                 .map(Level::get)
                 .transpose()?;
-            Ok((
-                arguments,
-                optional_integer("multipv", multipv.as_ref())?.unwrap_or(1),
-                level,
-            ))
+            let multipv = match optional_integer("multipv", multipv.as_ref())? {
+                Some(multipv) => check_multipv(multipv)?,
+                None => 1,
+            };
+            Ok((arguments, multipv, level))
         };
         self.refuse_reentry(py, "search")?;
         let (arguments, multipv, level) = integers().map_err(|e| to_python(py, e))?;
@@ -257,20 +250,6 @@ impl Engine {
         let on_main_thread = on_main_thread(py);
         let result = without_gil(py, || {
             let limits = arguments.into_limits()?;
-            if !(1..=MAX_MULTIPV).contains(&multipv) {
-                return Err(Error::argument(
-                    "multipv",
-                    multipv,
-                    format!("must be between 1 and {MAX_MULTIPV}"),
-                ));
-            }
-            if use_book && multipv != 1 {
-                return Err(Error::argument(
-                    "multipv",
-                    multipv,
-                    "must be 1 when playing a move",
-                ));
-            }
             let mut position = Position::from_fen_and_moves(&fen, &moves)?;
             let excluded = exclude_moves
                 .iter()
@@ -283,14 +262,14 @@ impl Engine {
             );
             let mut searcher = self.lock();
             self.stop.reset();
-            let options = ThinkOptions {
-                multipv: multipv as usize,
+            let request = SearchRequest {
+                limits,
+                multipv,
                 excluded,
                 use_book,
                 level,
             };
-            let decision =
-                searcher.think(&mut position, &limits, &options, &self.stop, &mut observer)?;
+            let decision = searcher.think(&mut position, &request, &self.stop, &mut observer)?;
             let candidates = searcher
                 .book()
                 .map(|player| book_moves(&player.candidates(position.board())))

@@ -11,10 +11,10 @@
 
 use shakmaty::{Chess, Move, MoveList, Position as _};
 
-use super::Context;
-use super::Line;
+use super::context::Context;
 use super::ordering::role_value;
 use super::params::MATE_PROOF_MAX_PLIES;
+use super::report::Line;
 use crate::score::Score;
 
 /// The root moves proven to mate so far in one search, with the plies proofs have covered.

@@ -7,7 +7,7 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position as _, Role};
 
-use super::Context;
+use super::context::Context;
 use super::ordering::{is_quiet, pick_next, score_moves};
 use super::params::{
     FUTILITY_MARGIN_CP, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE_MOVES, LMP_MAX_DEPTH, LMR_BASE,

@@ -4,7 +4,7 @@
 
 use shakmaty::{Bitboard, Position as _, Rank, Role};
 
-use super::Context;
+use super::context::Context;
 use super::ordering::{loses_material, pick_next, role_value, score_captures};
 use super::params::{BIG_DELTA_CP, DELTA_MARGIN_CP};
 use crate::score::{MAX_PLY, Score};

@@ -24,7 +24,7 @@ use crate::level::Level;
 use crate::limits::{SearchLimits, StopFlag, TimeManager};
 use crate::position::{Position, START_FEN, move_to_uci};
 use crate::score::ScoreKind;
-use crate::search::{Decision, SearchInfo, SearchObserver, Searcher, ThinkOptions};
+use crate::search::{Decision, SearchInfo, SearchObserver, SearchRequest, Searcher};
 use crate::tablebase::{SYZYGY_PATH_ENV, Tablebases};
 use options::{Changed, Options};
 
@@ -269,7 +269,13 @@ impl<W: Write + Send + 'static> Uci<W> {
         let plays_a_game = limits.movetime.is_some()
             || limits.white_clock.is_some()
             || limits.black_clock.is_some();
-        let options = ThinkOptions {
+        // Pondering and `go infinite` search without limits until `ponderhit` or `stop`.
+        let request = SearchRequest {
+            limits: if ponder {
+                SearchLimits::default()
+            } else {
+                limits.clone()
+            },
             multipv: self.options.multipv,
             excluded: Vec::new(),
             use_book: self.options.own_book
@@ -281,12 +287,6 @@ impl<W: Write + Send + 'static> Uci<W> {
                 .options
                 .level()
                 .map(|n| Level::get(n.into()).expect("a level number")),
-        };
-        // Pondering and `go infinite` search without limits until `ponderhit` or `stop`.
-        let search_limits = if ponder {
-            SearchLimits::default()
-        } else {
-            limits.clone()
         };
         let wait_for_stop = infinite || ponder || limits.is_infinite();
         self.running_unbounded = wait_for_stop;
@@ -305,13 +305,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             let mut observer = Reporter { out: &out };
-            let decision = searcher.think(
-                &mut position,
-                &search_limits,
-                &options,
-                &stop,
-                &mut observer,
-            );
+            let decision = searcher.think(&mut position, &request, &stop, &mut observer);
             // UCI: after `go infinite` (or while pondering) bestmove waits for stop or ponderhit.
             while wait_for_stop
                 && !stop.is_stopped()

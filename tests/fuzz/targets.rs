@@ -12,9 +12,9 @@ use std::sync::{Arc, Mutex};
 
 use ferrochess::book::choice::{BookOptions, Random, Selection};
 use ferrochess::book::{Book, ENTRY_BYTES};
-use ferrochess::limits::{SearchLimits, StopFlag};
+use ferrochess::limits::StopFlag;
 use ferrochess::position::{Position, START_FEN, polyglot_key};
-use ferrochess::search::{Searcher, Silent};
+use ferrochess::search::{SearchRequest, Searcher, Silent};
 use shakmaty::Position as _;
 
 /// A FEN: parsed; if valid, written back and read again (the same position), its moves generated,
@@ -60,14 +60,15 @@ pub fn moves(data: &[u8]) {
     let board = position.board().clone();
     let mut searcher = Searcher::new(1).expect("1 MB");
     let info = searcher
-        .search(
+        .think(
             &mut position,
-            &SearchLimits::depth(2),
-            1,
+            &SearchRequest::depth(2),
             &StopFlag::new(),
             &mut Silent,
         )
-        .expect("a legal game can be searched");
+        .expect("a legal game can be searched")
+        .into_search()
+        .expect("no book: a search");
     match info.best_move() {
         Some(best) => assert!(board.is_legal(best)),
         None => assert!(

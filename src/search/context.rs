@@ -1,0 +1,168 @@
+//! The per-call state of one search ([`Context`]): everything that lives only as long as one
+//! search, on one thread, and the checks every node makes (limits, the stop flag).
+
+use std::sync::atomic::Ordering;
+
+use super::Line;
+use super::ordering::{History, Killers};
+use super::params::{CHECK_INTERVAL_NODES, POLL_INTERVAL_NODES};
+use super::pv::PvTable;
+use super::report::{SearchInfo, SearchObserver, SearchStats};
+use super::smp::Shared;
+use super::switches::SearchSwitches;
+use crate::eval;
+use crate::limits::{StopFlag, TimeManager};
+use crate::position::Position;
+use crate::score::Score;
+use crate::tablebase::Tablebases;
+use crate::transposition::TranspositionTable;
+use shakmaty::Move;
+
+/// What every thread of one search shares and reads: the table, the flags, the tables of
+/// endgames, the switches and the limits that are not about time.
+#[derive(Clone, Copy)]
+pub(super) struct Scope<'a> {
+    pub(super) table: &'a TranspositionTable,
+    pub(super) stop: &'a StopFlag,
+    pub(super) shared: &'a Shared,
+    pub(super) tablebase: Option<&'a Tablebases>,
+    pub(super) switches: SearchSwitches,
+    /// Some legal root moves are left out, so the root's result is not the position's value.
+    pub(super) root_restricted: bool,
+    pub(super) max_nodes: Option<u64>,
+}
+
+/// Everything one search owns while it runs.
+pub(super) struct Context<'a> {
+    pub(super) position: &'a mut Position,
+    pub(super) table: &'a TranspositionTable,
+    pub(super) history: &'a mut History,
+    pub(super) killers: Killers,
+    pub(super) pv: PvTable,
+    pub(super) stop: &'a StopFlag,
+    pub(super) shared: &'a Shared,
+    /// A helper thread of a lazy SMP search (see [`Context::help`]).
+    pub(super) helper: bool,
+    pub(super) time: TimeManager,
+    pub(super) max_nodes: Option<u64>,
+    pub(super) nodes: u64,
+    pub(super) seldepth: usize,
+    /// Set once a limit is hit; every node then returns at once and its score is ignored.
+    pub(super) stopped: bool,
+    /// Some legal root moves are left out, so the root's result is not the position's value.
+    pub(super) root_restricted: bool,
+    /// Probed after zeroing moves; `None` without tables, or once a table failed to be read.
+    pub(super) tablebase: Option<&'a Tablebases>,
+    pub(super) switches: SearchSwitches,
+    pub(super) tbhits: u64,
+    pub(super) tablebase_error: Option<String>,
+    /// Best root move of the iteration in progress, for a search stopped during its first iteration.
+    pub(super) root_best: Option<(Move, Score)>,
+    pub(super) stats: SearchStats,
+    pub(super) observer: &'a mut dyn SearchObserver,
+}
+
+impl<'a> Context<'a> {
+    /// The state of one thread's search of `position` (its current position is the root).
+    pub(super) fn new(
+        scope: Scope<'a>,
+        position: &'a mut Position,
+        history: &'a mut History,
+        time: TimeManager,
+        observer: &'a mut dyn SearchObserver,
+    ) -> Context<'a> {
+        Context {
+            position,
+            table: scope.table,
+            history,
+            killers: Killers::default(),
+            pv: PvTable::default(),
+            stop: scope.stop,
+            shared: scope.shared,
+            helper: false,
+            time,
+            max_nodes: scope.max_nodes,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            tablebase: scope.tablebase,
+            switches: scope.switches,
+            tbhits: 0,
+            tablebase_error: None,
+            root_restricted: scope.root_restricted,
+            root_best: None,
+            stats: SearchStats::default(),
+            observer,
+        }
+    }
+}
+
+impl Context<'_> {
+    /// Whether the search must end now: stop flag, node limit, hard time limit or the observer.
+    #[inline]
+    pub(super) fn should_stop(&mut self) -> bool {
+        let checkpoint = self.nodes.is_multiple_of(CHECK_INTERVAL_NODES);
+        if self.helper && checkpoint {
+            self.shared
+                .helper_nodes
+                .fetch_add(CHECK_INTERVAL_NODES, Ordering::Relaxed);
+        }
+        if !self.stopped
+            && (self.out_of_nodes()
+                || (checkpoint
+                    && (self.stop.is_stopped()
+                        || self.shared.finished.is_stopped()
+                        || self.time.hard_limit_reached()
+                        || (self.nodes.is_multiple_of(POLL_INTERVAL_NODES)
+                            && self.observer.interrupted()))))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    #[inline]
+    pub(super) fn out_of_nodes(&self) -> bool {
+        self.max_nodes.is_some_and(|max| self.total_nodes() >= max)
+    }
+
+    /// Nodes searched by all threads: this one's exactly, the helpers' to a batch.
+    #[inline]
+    fn total_nodes(&self) -> u64 {
+        if self.helper {
+            self.nodes
+        } else {
+            self.nodes + self.shared.helper_nodes.load(Ordering::Relaxed)
+        }
+    }
+
+    /// The window to search a child with: the negated `alpha..beta`, or the full window when
+    /// alpha-beta is off (then nothing is ever cut off).
+    #[inline]
+    pub(super) fn child_window(&self, alpha: Score, beta: Score) -> (Score, Score) {
+        if self.switches.alpha_beta {
+            (-beta, -alpha)
+        } else {
+            (-Score::INFINITE, Score::INFINITE)
+        }
+    }
+
+    #[inline]
+    pub(super) fn evaluate(&self) -> Score {
+        eval::evaluate(self.position.board())
+    }
+
+    pub(super) fn info(&self, depth: u32, lines: Vec<Line>) -> SearchInfo {
+        SearchInfo {
+            depth,
+            seldepth: self.seldepth.max(depth as usize) as u32,
+            nodes: self.total_nodes(),
+            elapsed: self.time.elapsed(),
+            hashfull: self.table.hashfull(),
+            tbhits: self.tbhits,
+            lines,
+            stats: self.stats.clone(),
+            tablebase_error: self.tablebase_error.clone(),
+        }
+    }
+}
