@@ -5,6 +5,8 @@
 //! transposition table mate scores are stored relative to the node, not the root ([`Score::to_tt`]).
 //! Tablebase wins and losses have their own band below the mates: `TB_WIN - n` for a position the
 //! tables call won, `n` plies from the root (or `n` plies from zeroing, at the root).
+//! [`Score::tablebase_verdict`] reads that band back as a [`TablebaseVerdict`], the tables' word
+//! for the position; users get the verdict from it, never from the band's numbers.
 
 use std::fmt;
 use std::ops::{Add, Neg, Sub};
@@ -23,6 +25,49 @@ pub enum ScoreKind {
     Centipawns(i32),
     /// Moves (not plies) to mate: positive when the side to move mates, negative when it is mated.
     Mate(i32),
+}
+
+/// What the Syzygy tables say of a position, from the side to move's point of view, counting the
+/// 50-move rule: the five outcomes of a WDL probe, best first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TablebaseVerdict {
+    /// A win within the 50-move rule.
+    Win,
+    /// A win the 50-move rule turns into a draw (unless the opponent errs).
+    CursedWin,
+    /// A draw.
+    Draw,
+    /// A loss the 50-move rule saves.
+    BlessedLoss,
+    /// A loss within the 50-move rule.
+    Loss,
+}
+
+impl TablebaseVerdict {
+    /// The verdict of a WDL value as `chess.syzygy` gives it (2 win, 1 cursed win, 0 draw,
+    /// -1 blessed loss, -2 loss); `None` for any other value.
+    pub const fn from_wdl(wdl: i32) -> Option<TablebaseVerdict> {
+        match wdl {
+            2 => Some(TablebaseVerdict::Win),
+            1 => Some(TablebaseVerdict::CursedWin),
+            0 => Some(TablebaseVerdict::Draw),
+            -1 => Some(TablebaseVerdict::BlessedLoss),
+            -2 => Some(TablebaseVerdict::Loss),
+            _ => None,
+        }
+    }
+
+    /// The verdict as users read it: `"win"`, `"cursed win"`, `"draw"`, `"blessed loss"` or
+    /// `"loss"` (the words of `chess.syzygy`'s documentation).
+    pub const fn name(self) -> &'static str {
+        match self {
+            TablebaseVerdict::Win => "win",
+            TablebaseVerdict::CursedWin => "cursed win",
+            TablebaseVerdict::Draw => "draw",
+            TablebaseVerdict::BlessedLoss => "blessed loss",
+            TablebaseVerdict::Loss => "loss",
+        }
+    }
 }
 
 impl Score {
@@ -75,6 +120,20 @@ impl Score {
     /// Whether this is a tablebase win or loss (not a mate).
     pub const fn is_tablebase(self) -> bool {
         self.0.abs() >= Self::DECISIVE_BOUND && self.0.abs() <= Self::TB_WIN_VALUE
+    }
+
+    /// The tablebase verdict this score carries: a win or a loss for a score in the tablebase
+    /// band, `None` for any other (an evaluation, a mate, and also the cursed wins, blessed losses
+    /// and draws the search scores as +1, -1 and 0 centipawns, which no score tells apart from
+    /// evaluations; the root's answer from the tables knows those from its WDL instead).
+    pub const fn tablebase_verdict(self) -> Option<TablebaseVerdict> {
+        if !self.is_tablebase() {
+            None
+        } else if self.0 > 0 {
+            Some(TablebaseVerdict::Win)
+        } else {
+            Some(TablebaseVerdict::Loss)
+        }
     }
 
     /// Whether this score encodes a forced mate for either side.
@@ -186,6 +245,52 @@ mod tests {
         assert_eq!(-Score::tb_loss_in(5), win);
         assert_eq!(win.to_tt(2).from_tt(4), Score::tb_win_in(7));
         assert!(!Score::centipawns(900).is_tablebase());
+    }
+
+    #[test]
+    fn only_the_tablebase_band_carries_a_verdict() {
+        assert_eq!(
+            Score::tb_win_in(0).tablebase_verdict(),
+            Some(TablebaseVerdict::Win)
+        );
+        assert_eq!(
+            Score::tb_win_in(MAX_PLY + 40).tablebase_verdict(),
+            Some(TablebaseVerdict::Win)
+        );
+        assert_eq!(
+            Score::tb_loss_in(7).tablebase_verdict(),
+            Some(TablebaseVerdict::Loss)
+        );
+        for plain in [
+            Score::DRAW,
+            Score::centipawns(1),
+            Score::centipawns(-1),
+            Score::centipawns(1_500),
+            Score::tb_win_in(MAX_PLY) - 1,
+            Score::mate_in(3),
+            Score::mated_in(MAX_PLY),
+        ] {
+            assert_eq!(plain.tablebase_verdict(), None, "{plain:?}");
+        }
+    }
+
+    #[test]
+    fn wdl_values_name_their_verdicts() {
+        let names: Vec<_> = (-3..=3)
+            .map(|wdl| TablebaseVerdict::from_wdl(wdl).map(TablebaseVerdict::name))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                None,
+                Some("loss"),
+                Some("blessed loss"),
+                Some("draw"),
+                Some("cursed win"),
+                Some("win"),
+                None
+            ]
+        );
     }
 
     #[test]

@@ -1,4 +1,5 @@
-"""Shared fixtures: the repository root and the shared data directory (skipped when absent); no
+"""Shared fixtures: the repository root, the shared data directory and its Syzygy tables (skipped
+when absent); no
 test sees a FERROCHESS_SYZYGY_PATH from the environment unless it sets one itself."""
 
 from __future__ import annotations
@@ -24,6 +25,13 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"../shared/data not found: {SHARED_DATA} does not exist")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def syzygy(shared_data: Path) -> Path:
+    """The 3-4-piece Syzygy tables in ``../shared/data/syzygy``; skips the test when the shared
+    data directory is absent."""
+    return shared_data / "syzygy"
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,5 @@
-"""Guards game review: analyse_game judges a known blunder and scores a mate; analyse_pgn writes one
+"""Guards game review: analyse_game judges a known blunder and scores a mate, and says what the
+tables say of their positions; analyse_pgn writes one
 record per game as it goes, continues a stopped run without repeating or losing a game (also
 after a kill mid-write), refuses an output written with other settings, records broken games,
 names a missing file, gives the same records on 1 or 2 workers and on a Dask LocalCluster of 2
@@ -22,6 +23,7 @@ import chess.pgn
 import pytest
 from ferrochess import (
     AnalysisOutputError,
+    Engine,
     FileError,
     analyse_game,
     analyse_pgn,
@@ -80,6 +82,16 @@ def test_a_blunder_is_judged_and_a_mate_scored() -> None:
     # The engine's own best move is never judged, whatever the search after it says.
     best = [move for move in review["moves"] if move["move"] == move["best_move"]]
     assert best and all(move["judgement"] is None and move["accuracy"] == 100 for move in best)
+
+
+def test_tablebase_positions_carry_the_tables_verdict(syzygy: Path) -> None:
+    """The review's evaluations say what the tables said, from White's side, beside the score."""
+    game = game_of('[FEN "8/8/8/8/8/8/3QK3/k7 b - - 0 1"]\n[SetUp "1"]\n\n1... Kb1 *')
+    with Engine(book=None, syzygy_path=syzygy) as engine:
+        (move,) = analyse_game(game, Limit(depth=2), engine=engine)["moves"]
+    assert move["eval_before"]["tablebase"] == "win" and move["eval_after"]["tablebase"] == "win"
+    (plain,) = analyse_game(game, Limit(depth=2))["moves"]
+    assert "tablebase" not in plain["eval_before"]
 
 
 def test_progress_is_reported_and_can_end_a_review() -> None:

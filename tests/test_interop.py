@@ -12,7 +12,15 @@ import chess
 import chess.engine
 import pytest
 from ferrochess import Engine, InvalidLimitError, perft, select_move
-from ferrochess.interop import info_dicts, limit_to_kwargs, pov_score, to_history, turn_of
+from ferrochess.interop import (
+    TABLEBASE_VERDICTS,
+    info_dicts,
+    limit_to_kwargs,
+    pov_score,
+    tablebase_pov,
+    to_history,
+    turn_of,
+)
 from positions import (
     CASTLING_MATE_FEN,
     KIWIPETE_FEN,
@@ -106,8 +114,14 @@ def test_info_dicts_conversion() -> None:
         "hashfull": 12,
         "tbhits": 0,
         "lines": [
-            {"multipv": 1, "score_cp": 40, "score_mate": None, "pv": ["e1g1", "e8c8"]},
-            {"multipv": 2, "score_cp": 10, "score_mate": None, "pv": ["d5e6"]},
+            {
+                "multipv": 1,
+                "score_cp": 40,
+                "score_mate": None,
+                "tablebase": None,
+                "pv": ["e1g1", "e8c8"],
+            },
+            {"multipv": 2, "score_cp": 10, "score_mate": None, "tablebase": None, "pv": ["d5e6"]},
         ],
         "source": "search",
         "book_weight": None,
@@ -124,6 +138,7 @@ def test_info_dicts_conversion() -> None:
     assert first["source"] == "search"  # type: ignore[typeddict-item]
     assert second["multipv"] == 2
     assert "book_weight" not in first and "book_moves" not in first
+    assert "tablebase" not in first and "tablebase" not in second
     result["lines"] = []
     (only,) = info_dicts(result, chess.WHITE)
     assert "score" not in only and "pv" not in only and only["depth"] == 3
@@ -135,7 +150,9 @@ def test_info_dicts_of_a_book_move() -> None:
         "ponder": None,
         **dict.fromkeys(["depth", "seldepth", "nodes", "nps", "hashfull", "tbhits"], 0),
         "time": 0.0001,
-        "lines": [{"multipv": 1, "score_cp": None, "score_mate": None, "pv": ["e2e4"]}],
+        "lines": [
+            {"multipv": 1, "score_cp": None, "score_mate": None, "tablebase": None, "pv": ["e2e4"]}
+        ],
         "source": "book",
         "book_weight": 916,
         "book_moves": [["e2e4", 916], ["d2d4", 844]],
@@ -152,7 +169,56 @@ def test_info_dicts_of_a_book_move() -> None:
         (chess.Move.from_uci("d2d4"), 844),
     ]
     assert info["pv"] == [chess.Move.from_uci("e2e4")]
-    assert "score" not in info and "wdl" not in info
+    assert "score" not in info and "wdl" not in info and "tablebase" not in info
+
+
+def test_info_dicts_carry_the_tablebase_verdict_of_each_line() -> None:
+    """The verdict comes from the line's own field, whatever its score says: a score deep in the
+    band with no verdict stays a plain Cp, and a verdict rides along with any score."""
+    result: Any = {
+        "move": "d2d3",
+        "ponder": None,
+        **dict.fromkeys(["depth", "seldepth", "nodes", "nps", "hashfull", "tbhits"], 1),
+        "time": 0.01,
+        "lines": [
+            {
+                "multipv": 1,
+                "score_cp": 0,
+                "score_mate": None,
+                "tablebase": "cursed win",
+                "pv": ["d2d3"],
+            },
+            {
+                "multipv": 2,
+                "score_cp": 19_990,
+                "score_mate": None,
+                "tablebase": None,
+                "pv": ["d2d4"],
+            },
+        ],
+        "source": "search",
+        "book_weight": None,
+        "book_moves": [],
+        "wdl": None,
+        "dtz": None,
+        "tablebase_error": None,
+        "stats": {"quiescence_nodes": 0, "cutoffs": 0, "tt_hits": 0},
+    }
+    first, second = info_dicts(result, chess.BLACK)
+    assert first["tablebase"] == "cursed win"  # type: ignore[typeddict-item]
+    assert first["score"] == chess.engine.PovScore(chess.engine.Cp(0), chess.BLACK)
+    assert "tablebase" not in second
+    assert second["score"] == chess.engine.PovScore(chess.engine.Cp(19_990), chess.BLACK)
+
+
+def test_a_tablebase_verdict_seen_from_either_side() -> None:
+    assert TABLEBASE_VERDICTS == ("win", "cursed win", "draw", "blessed loss", "loss")
+    for verdict in TABLEBASE_VERDICTS:
+        assert tablebase_pov(verdict, chess.BLACK, chess.BLACK) == verdict
+    flipped = [tablebase_pov(v, chess.WHITE, chess.BLACK) for v in TABLEBASE_VERDICTS]
+    assert flipped == ["loss", "blessed loss", "draw", "cursed win", "win"]
+    with pytest.raises(ValueError, match="'won'"):
+        tablebase_pov("won", chess.WHITE, chess.WHITE)
 
 
 # --- history reaches the core ---------------------------------------------------------------

@@ -3,10 +3,11 @@ player would drive it, and the kernel's side of the anywidget, fed the comm mess
 sends (no browser; tests/test_notebook_jupyterlab.py drives the real thing in JupyterLab).
 
 Controller: clicks select and move pieces (promotion included), the engine replies after each human
-move, takeback returns to the position before the human's move, a new game as Black lets the engine
-open, flip turns the board, a mate ends the game with its result, games end by threefold repetition
-on the third occurrence and by the fifty-move rule at the hundredth half-move (never a move
-earlier), and a bad typed move is refused with a message quoting it while nothing changes.
+move (its text shows the tables' verdict from their field, never from the score), takeback returns
+to the position before the human's move, a new game as Black lets the engine open, flip turns the
+board, a mate ends the game with its result, games end by threefold repetition on the third
+occurrence and by the fifty-move rule at the hundredth half-move (never a move earlier), and a bad
+typed move is refused with a message quoting it while nothing changes.
 
 Widget: it sends the page's own ES modules (every relative import resolvable, no cycle, chessground
 included) and style sheets; each request is answered as the HTTP API answers it (data, or an error
@@ -36,10 +37,12 @@ import chess
 import chess.engine
 import pytest
 from ferrochess import Engine
+from ferrochess.engine import levels
 from ferrochess.notebook import (
     CHESSGROUND_MODULE,
     STATIC,
     NotebookGame,
+    _score_text,
     module_sources,
     play,
     widget_css,
@@ -235,6 +238,43 @@ def test_engine_move_reports_search_info(engine: Engine) -> None:
     assert result.info.get("source") == "search"
     text = game.engine_text()
     assert "score" in text and "depth" in text and "(search)" in text
+
+
+@pytest.mark.parametrize(
+    ("turn", "verdict", "shown"),
+    [
+        (chess.WHITE, "win", "TB win"),
+        (chess.WHITE, "cursed win", "TB cursed win"),
+        (chess.BLACK, "win", "TB loss"),
+        (chess.BLACK, "cursed win", "TB blessed loss"),
+        (chess.BLACK, "draw", "TB draw"),
+        (chess.BLACK, "blessed loss", "TB cursed win"),
+        (chess.BLACK, "loss", "TB win"),
+        (chess.WHITE, None, "+199.90"),  # a big score without a verdict stays pawns
+    ],
+)
+def test_scores_show_the_tables_verdict_from_whites_side(
+    turn: chess.Color, verdict: str | None, shown: str
+) -> None:
+    cp = 19_990 if turn == chess.WHITE else -19_990
+    score = chess.engine.PovScore(chess.engine.Cp(cp), turn)
+    assert _score_text(score, verdict) == shown
+
+
+def test_the_engine_text_says_what_the_tables_said(engine: Engine, syzygy: Path) -> None:
+    """From the tables' root answer and from a search line the tables scored, both times the
+    engine (Black) loses: White's view is "TB win", whatever the centipawns."""
+    with Engine(book=None, syzygy_path=syzygy) as tables:
+        game = new_game(tables, level=max(level.number for level in levels()),
+                        fen="8/8/8/8/8/8/3QK3/k7 b - - 0 1")  # fmt: skip
+        text = game.engine_text()
+        assert "from the tablebases" in text and "score TB win" in text, text
+        game = new_game(tables, level=max(level.number for level in levels()),
+                        fen="k7/1Q6/8/8/7p/7K/8/7R b - - 0 1")  # fmt: skip
+        text = game.engine_text()
+        assert "score TB win" in text and "(search)" in text, text
+    game = new_game(engine, fen="k7/1Q6/8/8/7p/7K/8/7R b - - 0 1")  # no tables: no verdict
+    assert "TB" not in game.engine_text()
 
 
 def test_book_moves_are_named_as_such() -> None:

@@ -2,7 +2,8 @@
 on every covered row of the shared reference files; probe_* raise MissingTableError (a KeyError)
 and get_* return a default for positions the tables lack; missing, empty, truncated and corrupt
 tables give errors naming them (or, inside a search, a warning and a plain search); Engine and
-select_move take the tables' move with WDL and DTZ in the info, find the tables through
+select_move take the tables' move with WDL, DTZ and the tables' verdict in the info (a search's
+lines carry the verdict when the tables scored them), find the tables through
 syzygy_path or FERROCHESS_SYZYGY_PATH, and work as before without tables."""
 
 from __future__ import annotations
@@ -26,15 +27,11 @@ from ferrochess import (
     open_tablebase,
     select_move,
 )
+from ferrochess.interop import TABLEBASE_VERDICTS
 
 Limit = chess.engine.Limit
 KQK_WHITE_TO_MOVE = "8/8/8/8/8/8/3QK3/k7 w - - 0 1"  # SOURCES.md: wdl +2, dtz +5
 KRK = "8/8/8/4k3/8/8/8/4KR2 w - - 0 1"
-
-
-@pytest.fixture(scope="module")
-def syzygy(shared_data: Path) -> Path:
-    return shared_data / "syzygy"
 
 
 def reference_positions(shared_data: Path) -> Iterator[tuple[chess.Board, tuple[int, int] | None]]:
@@ -170,6 +167,45 @@ def test_the_fifty_move_clock_counts(syzygy: Path) -> None:
         info = engine.analyse("8/8/8/4k3/8/8/8/4KR2 w - - 90 80", Limit(depth=2))
     assert (info["source"], info["wdl"]) == ("tablebase", 1)  # type: ignore[typeddict-item]
     assert info["score"].relative == chess.engine.Cp(0)
+
+
+def test_the_tables_move_carries_their_verdict(syzygy: Path) -> None:
+    """The root's answer names all five verdicts, from the side to move, from the WDL: a draw and
+    a cursed win both score Cp(0), and only the field tells them apart."""
+    positions = {
+        KQK_WHITE_TO_MOVE: "win",
+        "8/8/8/8/8/8/3QK3/k7 w - - 97 80": "cursed win",  # dtz 5 with the clock at 97
+        "8/4k3/8/4K3/4P3/8/8/8 w - - 0 1": "draw",
+        "8/8/8/8/8/8/3QK3/k7 b - - 97 80": "blessed loss",
+        "8/8/8/8/8/8/3QK3/k7 b - - 0 1": "loss",
+    }
+    with Engine(book=None, syzygy_path=syzygy) as engine:
+        for fen, verdict in positions.items():
+            info = engine.analyse(fen, Limit(depth=2))
+            assert info["source"] == "tablebase", fen  # type: ignore[typeddict-item]
+            assert info["tablebase"] == verdict, fen  # type: ignore[typeddict-item]
+            assert TABLEBASE_VERDICTS.index(verdict) == 2 - info["wdl"]  # type: ignore[typeddict-item]
+            played = engine.play(fen, Limit(depth=2)).info
+            assert played["tablebase"] == verdict, fen  # type: ignore[typeddict-item]
+
+
+def test_search_lines_carry_the_verdict_of_their_tablebase_scores(syzygy: Path) -> None:
+    """Lines the tables scored say "win" or "loss" (the side to move's view); lines they did not
+    score, and every line of an engine without tables, have no verdict."""
+    fen = "8/8/8/4k3/8/8/3q4/3QK3 w - - 0 1"  # Qxd2 and Kxd2 win; Kf1 drops the queen: Qxd1+
+    with Engine(book=None, syzygy_path=syzygy) as engine:
+        lines = engine.analyse(fen, Limit(depth=4), multipv=3)
+        verdicts = {line["pv"][0].uci(): line.get("tablebase") for line in lines}
+        assert [line["source"] for line in lines] == ["search"] * 3  # type: ignore[typeddict-item]
+        assert verdicts == {"d1d2": "win", "e1d2": "win", "e1f1": "loss"}
+        # Five pieces, Black to move: its only move takes the queen into a lost KR v KP.
+        (only,) = engine.analyse("k7/1Q6/8/8/7p/7K/8/7R b - - 0 1", Limit(depth=3), multipv=1)
+        assert only["source"] == "search" and only["tablebase"] == "loss"  # type: ignore[typeddict-item]
+        opening = engine.analyse(chess.Board(), Limit(depth=3))
+        assert "tablebase" not in opening
+    with Engine(book=None, syzygy_path="") as engine:
+        for line in engine.analyse(fen, Limit(depth=4), multipv=3):
+            assert "tablebase" not in line
 
 
 def test_the_search_probes_after_captures(syzygy: Path) -> None:

@@ -1,12 +1,12 @@
 """Guards the play app's JSON API (docs/play.md) with Flask's test client: every endpoint answers in
 its documented shape; the engine's move is legal, at every level, with its source (book,
-tablebase, search); a game ends exactly as lichess ends it (threefold on the third occurrence, the
-fifty-move rule on the hundredth half-move), by resignation, a flag or agreement; a draw offer is
-accepted only when the engine is not better; review and judge say which move was a blunder; a
-client's cancel frees its engine; every bad input (malformed JSON, invalid UTF-8, a huge number,
-wrong types, bad FEN, illegal move, moves after the end, oversized body) is a 400 naming the
-field; a busy pool answers 503 with Retry-After; no request can make the server open a file of its
-choosing."""
+tablebase, search) and the tables' verdict from their field (White's view in the score); a game
+ends exactly as lichess ends it (threefold on the third occurrence, the fifty-move rule on the
+hundredth half-move), by resignation, a flag or agreement; a draw offer is accepted only when the
+engine is not better; review and judge say which move was a blunder; a client's cancel frees its
+engine; every bad input (malformed JSON, invalid UTF-8, a huge number, wrong types, bad FEN,
+illegal move, moves after the end, oversized body) is a 400 naming the field; a busy pool answers
+503 with Retry-After; no request can make the server open a file of its choosing."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ import chess.pgn
 import pytest
 from bookfiles import write_book
 from ferrochess import DEFAULT_BOOK, open_book
+from ferrochess.engine import levels
 from ferrochess.web import create_app
 from ferrochess.web.service import BOOK_THINK_FACTOR, NATURAL_THINK_SECONDS
 from flask import Flask
@@ -266,6 +267,38 @@ def test_scores_are_from_whites_point_of_view(client: FlaskClient) -> None:
     fen = "rnb1kbnr/pppppppp/8/8/3q4/8/PPP2PPP/RNB1KBNR b KQkq - 0 1"
     answer = post(client, "/api/move", {"fen": fen, "moves": [], "level": 8}).json
     assert answer["score"]["cp"] < -500
+
+
+def test_the_tables_verdict_is_sent_from_whites_side(syzygy: Path) -> None:
+    """The engine (Black) is lost in KQ v K: the reply's ``tablebase`` is the engine's "loss", its
+    score's ``tablebase`` White's "win"; the 50-move clock turns them into a blessed loss and a
+    cursed win (scored 0: only the field says it); a search line the tables scored says so too."""
+    app = create_app({
+        "TESTING": True, "FERROCHESS_ENGINES": 1, "FERROCHESS_NATURAL_DELAY": False,
+        "FERROCHESS_SYZYGY_PATH": str(syzygy),
+    })  # fmt: skip
+    client = app.test_client()
+    full = max(level.number for level in levels())
+    lost = {"fen": "8/8/8/8/8/8/3QK3/k7 b - - 0 1", "moves": [], "level": full}
+    answer = post(client, "/api/move", lost).json
+    assert answer["source"] == "tablebase" and answer["tablebase"] == "loss"
+    assert answer["score"]["tablebase"] == "win" and answer["score"]["cp"] > 0
+    saved = {**lost, "fen": "8/8/8/8/8/8/3QK3/k7 b - - 97 80"}
+    answer = post(client, "/api/move", saved).json
+    assert answer["tablebase"] == "blessed loss"
+    assert answer["score"] == {"cp": 0, "tablebase": "cursed win"}
+    searched = {**lost, "fen": "k7/1Q6/8/8/7p/7K/8/7R b - - 0 1"}  # five pieces: Kxb7, then KR v KP
+    answer = post(client, "/api/move", searched).json
+    assert answer["source"] == "search" and answer["score"]["tablebase"] == "win"
+    offer = post(client, "/api/draw", {**lost, "color": "white"}).json
+    assert offer["score"]["tablebase"] == "win"
+    app.extensions["ferrochess_pool"].close()
+
+
+def test_scores_without_tables_carry_no_verdict(client: FlaskClient) -> None:
+    answer = post(client, "/api/move", {"fen": "8/8/8/8/8/8/3QK3/k7 b - - 0 1", "moves": [],
+                                        "level": 10}).json  # fmt: skip
+    assert answer["source"] == "search" and "tablebase" not in answer["score"]
 
 
 def test_natural_thinking_time_below_full_strength() -> None:

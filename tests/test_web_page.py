@@ -2,6 +2,7 @@
 Chromium): sounds for a move, a capture, a check and the game's end, and a mute that is
 remembered; the "show engine" switch (off by default below full strength, on at full strength and
 after the game); a book move shown as a book move with the evaluation bar left where it was; the
+tables' verdict shown as "TB win" (or cursed, blessed, draw) from the reply's field; the
 levels named with their Elo and calibration as the core states them; a draw offer declined and
 one accepted (the engine judges); "Download PGN" after the game; a natural thinking time below
 full strength; the review panel opened after the game. Saves the desktop and phone screenshots
@@ -161,6 +162,37 @@ def test_a_book_move_leaves_the_evaluation_bar_where_the_search_left_it(play: Pa
     assert answered == ["search", "book"]
     assert "Book move" in play.locator("#app .engine-summary").inner_text()
     assert bar.get_attribute("aria-valuenow") == after_search
+
+
+def test_the_tables_verdict_is_shown_from_the_replys_field(page: Page, syzygy: Path) -> None:
+    """With tables, the engine (Black, lost in KQ v K) answers from them: the panel and the bar
+    say "TB win" (White's view). The second reply is reshaped to a cursed win scored 0: the page
+    shows the verdict it is given, not one read from the centipawns."""
+    with serve({**FAST, "FERROCHESS_SYZYGY_PATH": str(syzygy)}) as served:
+        play = open_page(page, served.url)
+        play.select_option('#app [data-role="level"]', "10")
+        load_fen(play, "8/8/8/8/8/8/3QK3/k7 w - - 0 1")
+        play.check('#app [data-role="show-engine"]')
+        bar = play.locator("#app .eval-bar")
+        click_move(play, "e2", "e3")
+        wait_moves(play, 2)  # 1...Kb1, the only move
+        assert game_value(play, "game.reply.source") == "tablebase"
+        summary = play.locator("#app .engine-summary").inner_text()
+        assert "tablebase (loss for the engine)" in summary
+        assert play.locator('#app [data-stat="score"]').inner_text() == "TB win"
+        assert bar.get_attribute("title") == "Evaluation TB win"
+        assert bar.get_attribute("aria-valuenow") == "100"
+
+        def cursed(route: Any) -> None:
+            response = route.fetch()
+            body = {**response.json(), "score": {"cp": 0, "tablebase": "cursed win"}}
+            route.fulfill(response=response, json=body)
+
+        play.route("**/api/move", cursed)
+        click_move(play, "e3", "e2")
+        wait_moves(play, 4)
+        assert play.locator('#app [data-stat="score"]').inner_text() == "TB cursed win"
+        assert bar.get_attribute("aria-valuenow") == "50"
 
 
 def test_the_levels_are_named_with_their_elo_and_calibration(play: Page) -> None:

@@ -1,6 +1,7 @@
 """Guards the review after a game on the play page (review.js), in a real browser (Playwright
 driving Debian's Chromium): the review marks the blunder of a known game with the better move,
 each side's accuracy and an evaluation graph, and numbers a set-up position's moves from its FEN;
+an evaluation the tables judged is worded by their verdict ("TB win"), not by its centipawns;
 the panel's Cancel frees the server's engine at once and says so, and a new game started during
 the review frees it too and hides the panel; clicking a marked move, its better move or the graph
 jumps the board there with the engine's arrow; "learn from your mistakes" sets up the position of
@@ -149,6 +150,21 @@ def test_the_review_marks_the_blunder_with_the_better_move(page: Page, server: s
         f'{PANEL} .review-graph-dot[data-ply="3"][data-judgement="blunder"]'
     ).count()
     shot(page, "review-01-fools-mate-reviewed")
+
+
+def test_the_reviews_scores_name_the_tables_verdict(page: Page, server: str) -> None:
+    """review.js words an evaluation the tables judged by the verdict it carries (White's view,
+    as analyse_game gives it), never by its centipawns; a mate stays a mate."""
+    open_page(page, server)
+    words = page.evaluate(
+        """async () => {
+            const { formatScore } = await import("/static/play/review.js");
+            return [{cp: 19990, tablebase: "win"}, {cp: 0, tablebase: "cursed win"},
+                    {cp: -19990, tablebase: "loss"}, {cp: 19990}, {mate: 1, tablebase: "win"}]
+                .map(formatScore);
+        }"""
+    )
+    assert words == ["TB win", "TB cursed win", "TB loss", "+199.90", "#1"]
 
 
 def test_cancel_frees_the_engine_at_once(page: Page, slow_server: str) -> None:

@@ -59,6 +59,12 @@ class _Line(TypedDict):
     """Centipawns from the side to move's point of view, or None when the score is a mate."""
     score_mate: int | None
     """Moves to mate: > 0 the side to move mates, < 0 it is mated; None for a centipawn score."""
+    tablebase: str | None
+    """What the Syzygy tables say of the position, from the side to move's point of view:
+    ``"win"``, ``"cursed win"``, ``"draw"``, ``"blessed loss"`` or ``"loss"`` (WDL 2 to -2). A
+    tablebase move (``source`` ``"tablebase"``) has one of the five; a search's line ``"win"`` or
+    ``"loss"`` when its score is the tables' (in the band below the mates), else None; None for
+    a book move."""
     pv: list[str]
     """The principal variation in UCI notation, starting with this line's first move."""
 

@@ -30,7 +30,7 @@ import json
 import math
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +43,7 @@ import chess.pgn
 from ferrochess import rules
 from ferrochess.engine import Engine
 from ferrochess.exceptions import AnalysisOutputError, FileError
-from ferrochess.interop import limit_to_kwargs
+from ferrochess.interop import limit_to_kwargs, tablebase_pov
 
 __all__ = [
     "AnalysisSummary",
@@ -92,15 +92,16 @@ def analyse_game(
 
     Returns a JSON-ready dict: ``headers``; ``moves``, one dict per move with ``ply``, ``color``,
     ``move`` (UCI), ``san``, ``eval_before``/``eval_after`` (White's view: ``{"cp": n}`` or
-    ``{"mate": n}``), ``best_move`` and ``best_san`` and ``best_line`` (SAN) for the position before
-    the move, ``win_before``/``win_after`` (the mover's winning chance, 0-100), ``accuracy`` and
-    ``judgement`` (None, "inaccuracy", "mistake" or "blunder"); ``accuracy`` per colour (None for
-    a side that did not move); ``judgements`` counted per colour. ``engine`` defaults to a fresh
+    ``{"mate": n}``, with ``"tablebase"``, the tables' verdict in White's view, when the engine's
+    InfoDict has one), ``best_move`` and ``best_san`` and ``best_line`` (SAN) for the position
+    before the move, ``win_before``/``win_after`` (the mover's winning chance, 0-100), ``accuracy``
+    and ``judgement`` (None, "inaccuracy", "mistake" or "blunder"); ``accuracy`` per colour (None
+    for a side that did not move); ``judgements`` counted per colour. ``engine`` defaults to a fresh
     one without book; its table is cleared first so the review depends only on the game and
-    ``limit``. ``progress(done, total)`` is called before the first position is searched and
-    after each (``total`` positions in all); an exception it raises ends the review there (how a
-    caller cancels one). A position where the game has ended (:func:`ferrochess.rules.outcome`) is
-    scored without a search. Raises InvalidLimitError for a limit that sets nothing.
+    ``limit``. ``progress(done, total)`` is called before the first position is searched and after
+    each (``total`` positions in all); an exception it raises ends the review there (how a caller
+    cancels one). A position where the game has ended (:func:`ferrochess.rules.outcome`) is scored
+    without a search. Raises InvalidLimitError for a limit that sets nothing.
     """
     limit_to_kwargs(limit)  # refuse a limit that sets nothing before any work
     own = engine is None
@@ -196,6 +197,10 @@ def _evaluate(
     pov = info["score"].white()
     mate = pov.mate()
     score = {"mate": mate} if mate is not None else {"cp": pov.score()}
+    found: Mapping[str, Any] = info
+    verdict = found.get("tablebase")
+    if verdict is not None:
+        score["tablebase"] = tablebase_pov(verdict, board.turn, chess.WHITE)
     line = info.get("pv", [])
     sans = []
     replay = board.copy(stack=False)

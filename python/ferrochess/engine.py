@@ -400,7 +400,7 @@ class Engine(Closing):
         the expected reply (or None), and ``info`` says how the move was found: for a book move
         ``info["source"] == "book"`` and ``info["book_weight"]`` is its weight (there is no score
         and ``depth`` and ``nodes`` are 0); for a tablebase move ``info["source"] ==
-        "tablebase"`` with ``wdl`` and ``dtz`` (see :meth:`analyse`); for a search
+        "tablebase"`` with ``wdl``, ``dtz`` and ``tablebase`` (see :meth:`analyse`); for a search
         ``info["source"] == "search"`` and ``info`` is the InfoDict of the best line. The engine
         never plays a move in ``exclude_moves``, from the book, the tables or the search
         (excluding every legal move raises InvalidLimitError). ``level`` (1 to 10, see
@@ -461,7 +461,13 @@ class Engine(Closing):
         is ``Mate(1)``, a win or loss of ``Cp(±(20000 - dtz))``, or ``Cp(0)``; ``depth`` and
         ``nodes`` are 0. A search's scores use the same band (``Cp(±(20000 - plies))``) for
         positions the tables decide, and ``tbhits`` counts its probes. A table that cannot be read
-        gives a RuntimeWarning and the search goes on without the tables.
+        gives a RuntimeWarning and the search goes on without the tables. Read the tables' verdict
+        from ``info["tablebase"]``, never from the band: ``"win"``, ``"cursed win"``,
+        ``"draw"``, ``"blessed loss"`` or ``"loss"`` from the side to move's point of view
+        (:data:`ferrochess.interop.TABLEBASE_VERDICTS`; turn it to another side's with
+        :func:`ferrochess.interop.tablebase_pov`). A tablebase move always has it (from ``wdl``);
+        a search's line has ``"win"`` or ``"loss"`` when its score came from the tables, and no
+        ``tablebase`` key otherwise (a search cannot tell a cursed win from a small edge).
 
         Returns an InfoDict when ``multipv`` is None, else a list of ``multipv`` InfoDicts (fewer
         if there are fewer legal moves), best first, with distinct first moves: python-chess's

@@ -29,6 +29,8 @@ __all__ = [
     "limit_to_kwargs",
     "move_or_none",
     "pov_score",
+    "TABLEBASE_VERDICTS",
+    "tablebase_pov",
     "to_history",
     "turn_of",
 ]
@@ -174,6 +176,27 @@ def pov_score(line: _Line, turn: chess.Color) -> chess.engine.PovScore:
     return chess.engine.PovScore(chess.engine.Cp(cp), turn)
 
 
+TABLEBASE_VERDICTS = ("win", "cursed win", "draw", "blessed loss", "loss")
+"""The values of an InfoDict's ``"tablebase"``, best first: what the Syzygy tables say of the
+position from the side to move's point of view, counting the 50-move rule (``chess.syzygy``'s WDL
+2, 1, 0, -1, -2: a cursed win is a win the rule turns into a draw, a blessed loss a loss it
+saves)."""
+
+
+def tablebase_pov(verdict: str, turn: chess.Color, color: chess.Color) -> str:
+    """Return ``verdict``, said from ``turn``'s point of view, from ``color``'s (as
+    :meth:`chess.engine.PovScore.pov` does for a score): the other side's win is a loss, its
+    cursed win a blessed loss, a draw a draw. Raises ValueError for a word not in
+    :data:`TABLEBASE_VERDICTS`."""
+    if verdict not in TABLEBASE_VERDICTS:
+        raise ValueError(
+            f"not a tablebase verdict: {verdict!r} (expected one of {TABLEBASE_VERDICTS})"
+        )
+    if turn == color:
+        return verdict
+    return TABLEBASE_VERDICTS[-1 - TABLEBASE_VERDICTS.index(verdict)]
+
+
 def info_dicts(result: _SearchInfo, turn: chess.Color) -> list[chess.engine.InfoDict]:
     """Convert a core search result into one :class:`chess.engine.InfoDict` per line, best first.
 
@@ -181,6 +204,9 @@ def info_dicts(result: _SearchInfo, turn: chess.Color) -> list[chess.engine.Info
     ``seldepth``, ``nodes``, ``nps``, ``time``, ``hashfull``, ``tbhits`` and ``source``
     (``"search"``, ``"book"`` or ``"tablebase"``). A book move has no ``score``, has
     ``book_weight``, and has depth and nodes 0; a tablebase move has ``wdl`` and ``dtz``.
+    ``tablebase`` is what the Syzygy tables say of the position, from ``turn``'s point of view
+    (one of :data:`TABLEBASE_VERDICTS`), present only when known: always for a tablebase move,
+    ``"win"`` or ``"loss"`` for a search's line the tables scored.
     ``stats`` holds the search's counters (``quiescence_nodes``, ``cutoffs``, ``tt_hits``).
     ``book_moves`` lists the position's book moves as ``(chess.Move, weight)`` when the engine has
     a book that knows the position. A result without lines (no legal move) gives a single
@@ -217,5 +243,7 @@ def info_dicts(result: _SearchInfo, turn: chess.Color) -> list[chess.engine.Info
         }
         if result["source"] != "book":
             info["score"] = pov_score(line, turn)
+        if line["tablebase"] is not None:
+            info["tablebase"] = line["tablebase"]
         infos.append(cast(chess.engine.InfoDict, info))
     return infos

@@ -47,6 +47,7 @@ import chess.svg
 from ferrochess import rules
 from ferrochess._closing import Closing
 from ferrochess.engine import Engine
+from ferrochess.interop import tablebase_pov
 from ferrochess.web.pool import EnginePool
 from ferrochess.web.service import BadInput, GameService, Settings
 from ferrochess.web.service import refusal as service_refusal
@@ -154,12 +155,18 @@ def _color_name(color: chess.Color) -> str:
     return "White" if color == chess.WHITE else "Black"
 
 
-def _score_text(score: chess.engine.PovScore) -> str:
-    """The score from White's point of view: ``+0.35`` in pawns or ``#3``/``#-3`` for a mate."""
+def _score_text(score: chess.engine.PovScore, tablebase: str | None = None) -> str:
+    """The score from White's point of view: ``+0.35`` in pawns or ``#3``/``#-3`` for a mate;
+    where the tables judged the position, their verdict instead of the pawns: ``tablebase`` as an
+    InfoDict gives it (the side to move's view, see :data:`ferrochess.interop.TABLEBASE_VERDICTS`),
+    turned to White's: ``TB win``, ``TB cursed win``, ``TB draw``, ``TB blessed loss``,
+    ``TB loss``."""
     white = score.white()
     mate = white.mate()
     if mate is not None:
         return f"#{mate}"
+    if tablebase is not None:
+        return f"TB {tablebase_pov(tablebase, score.turn, chess.WHITE)}"
     return f"{(white.score() or 0) / 100:+.2f}"
 
 
@@ -440,12 +447,13 @@ class NotebookGame(Closing):
         parts = [f"ferrochess played {self.last_engine_san}"]
         if source == "book":
             parts.append(f"from its opening book (weight {info.get('book_weight', '?')})")
-        elif source == "tablebase":
+            return ", ".join(parts)
+        if source == "tablebase":
             parts.append(f"from the tablebases (WDL {info.get('wdl')}, DTZ {info.get('dtz')})")
-        else:
-            score = info.get("score")
-            if score is not None:
-                parts.append(f"score {_score_text(score)}")
+        score = info.get("score")
+        if score is not None:
+            parts.append(f"score {_score_text(score, info.get('tablebase'))}")
+        if source != "tablebase":
             parts.append(f"depth {info.get('depth', 0)}")
             parts.append(f"{info.get('nodes', 0):,} nodes")
             parts.append(f"{info.get('time', 0.0):.2f} s (search)")

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crate::error::Error;
 use crate::limits::{SearchLimits, check_depth, duration_from_seconds};
 use crate::position::{Bitboards, from_bitboards, move_to_uci};
-use crate::score::ScoreKind;
+use crate::score::{Score, ScoreKind, TablebaseVerdict};
 use crate::search::{BookMove, SearchInfo, TablebaseMove};
 use crate::tablebase::Tablebases;
 
@@ -191,6 +191,8 @@ pub fn info_to_dict<'py>(py: Python<'py>, info: &SearchInfo) -> PyResult<Bound<'
         };
         entry.set_item("score_cp", cp)?;
         entry.set_item("score_mate", mate)?;
+        let verdict = line.score.tablebase_verdict();
+        entry.set_item("tablebase", verdict.map(TablebaseVerdict::name))?;
         let pv: Vec<String> = line.pv.iter().map(|m| move_to_uci(*m)).collect();
         entry.set_item("pv", pv)?;
         lines.append(entry)?;
@@ -222,7 +224,8 @@ fn unsearched_dict<'py>(
     py: Python<'py>,
     uci: String,
     elapsed: std::time::Duration,
-    score: Option<crate::score::Score>,
+    score: Option<Score>,
+    verdict: Option<TablebaseVerdict>,
     source: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
@@ -239,6 +242,7 @@ fn unsearched_dict<'py>(
     };
     line.set_item("score_cp", cp)?;
     line.set_item("score_mate", mate)?;
+    line.set_item("tablebase", verdict.map(TablebaseVerdict::name))?;
     line.set_item("pv", vec![uci.clone()])?;
     dict.set_item("lines", PyList::new(py, [line])?)?;
     dict.set_item("move", uci)?;
@@ -264,7 +268,16 @@ pub fn tablebase_move_to_dict<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let root = &tablebase.root;
     let uci = move_to_uci(root.chess_move);
-    let dict = unsearched_dict(py, uci, tablebase.elapsed, Some(root.score), "tablebase")?;
+    // The verdict from the WDL, which tells cursed wins and blessed losses from draws.
+    let verdict = TablebaseVerdict::from_wdl(root.wdl);
+    let dict = unsearched_dict(
+        py,
+        uci,
+        tablebase.elapsed,
+        Some(root.score),
+        verdict,
+        "tablebase",
+    )?;
     dict.set_item("tbhits", root.probes)?;
     dict.set_item("wdl", root.wdl)?;
     dict.set_item("dtz", root.dtz)?;
@@ -274,7 +287,7 @@ pub fn tablebase_move_to_dict<'py>(
 /// A move played from the book, in the shape of [`info_to_dict`]: no score, no search.
 pub fn book_move_to_dict<'py>(py: Python<'py>, book: &BookMove) -> PyResult<Bound<'py, PyDict>> {
     let uci = move_to_uci(book.entry.chess_move);
-    let dict = unsearched_dict(py, uci, book.elapsed, None, "book")?;
+    let dict = unsearched_dict(py, uci, book.elapsed, None, None, "book")?;
     dict.set_item("book_weight", book.entry.weight)?;
     Ok(dict)
 }

@@ -19,7 +19,7 @@ import datetime
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +32,7 @@ from ferrochess import rules
 from ferrochess.analysis import JUDGEMENTS, analyse_game, winning_chances
 from ferrochess.engine import Engine, levels
 from ferrochess.exceptions import IllegalMoveError, InvalidFenError
+from ferrochess.interop import tablebase_pov
 from ferrochess.openings import opening
 from ferrochess.web.pool import Busy, EnginePool
 from ferrochess.web.reading import (
@@ -221,17 +222,15 @@ class GameService:
         if source == "book":
             answer["book_weight"] = info.get("book_weight")
         else:
-            answer["score"] = white_score(info.get("score"))
+            answer["score"] = white_score(info)
             answer["pv"] = san_line(board, info.get("pv", [move]))
             answer["depth"] = info.get("depth", 0)
             answer["nodes"] = info.get("nodes", 0)
             answer["time_ms"] = round(1000 * info.get("time", 0.0), 1)
         if source == "tablebase":
-            wdl = info.get("wdl")
-            answer["wdl"] = wdl
+            answer["wdl"] = info.get("wdl")
             answer["dtz"] = info.get("dtz")
-            if isinstance(wdl, int):
-                answer["tablebase"] = "win" if wdl > 0 else "loss" if wdl < 0 else "draw"
+            answer["tablebase"] = info.get("tablebase")  # the engine's view: it is to move
         board.push(move)
         answer["state"] = describe(Game(board, None))
         return answer
@@ -252,7 +251,7 @@ class GameService:
         accepted = score.score(mate_score=MATE_CP) <= DRAW_LEVEL_CP
         answer: dict[str, Any] = {
             "accepted": accepted,
-            "score": white_score(info["score"]),
+            "score": white_score(info),
         }
         end = {"by": "agreement"} if accepted else game.end
         answer["state"] = describe(Game(game.board, end))
@@ -276,7 +275,7 @@ class GameService:
             after_info = None if ended is not None or move == best else engine.analyse(after, limit)
         if search.cancelled.is_set():
             raise Cancelled
-        best_white = white_score(best_info["score"])
+        best_white = white_score(best_info)
         if move == best:
             after_white = best_white
         elif ended is not None:
@@ -286,7 +285,7 @@ class GameService:
             )  # fmt: skip
         else:
             assert after_info is not None
-            after_white = white_score(after_info["score"])
+            after_white = white_score(after_info)
         assert best_white is not None and after_white is not None
         sign = 1 if board.turn == chess.WHITE else -1
         drop = sign * (winning_chances(best_white) - winning_chances(after_white))
@@ -536,15 +535,20 @@ def _ended(
     }
 
 
-def white_score(score: chess.engine.PovScore | None) -> dict[str, Any] | None:
-    """The score from White's point of view: ``{"cp": n}`` or ``{"mate": n}``; None for none."""
+def white_score(info: Mapping[str, Any]) -> dict[str, Any] | None:
+    """An InfoDict's score from White's point of view: ``{"cp": n}`` or ``{"mate": n}``, with
+    ``"tablebase"`` (the tables' verdict, White's view too: "win", "cursed win", "draw",
+    "blessed loss" or "loss") when the InfoDict has one; None when it has no score."""
+    score: chess.engine.PovScore | None = info.get("score")
     if score is None:
         return None
     white = score.white()
     mate = white.mate()
-    if mate is not None:
-        return {"mate": mate}
-    return {"cp": white.score() or 0}
+    answer: dict[str, Any] = {"mate": mate} if mate is not None else {"cp": white.score() or 0}
+    verdict = info.get("tablebase")
+    if verdict is not None:
+        answer["tablebase"] = tablebase_pov(verdict, score.turn, chess.WHITE)
+    return answer
 
 
 def san_line(board: chess.Board, moves: list[chess.Move]) -> list[str]:

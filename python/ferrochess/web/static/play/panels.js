@@ -22,10 +22,13 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-/** "+0.35", "-1.20", "#3", "#-2". */
+/** "+0.35", "-1.20", "#3", "#-2", all White's view; where the tables judged the position, their
+ * verdict (the server's `tablebase`, White's view too): "TB win", "TB cursed win", "TB draw",
+ * "TB blessed loss", "TB loss". */
 export function formatScore(score) {
   if (!score) return "–";
   if (score.mate !== undefined) return `#${score.mate}`;
+  if (score.tablebase) return `TB ${score.tablebase}`;
   const cp = score.cp;
   return `${cp >= 0 ? "+" : "-"}${(Math.abs(cp) / 100).toFixed(2)}`;
 }
@@ -34,6 +37,8 @@ export function formatScore(score) {
 export function whiteShare(score) {
   if (!score) return 50;
   if (score.mate !== undefined) return score.mate > 0 ? 100 : score.mate < 0 ? 0 : 50;
+  if (score.tablebase === "win") return 100;
+  if (score.tablebase === "loss") return 0;
   const cp = Math.max(-EVAL_CLAMP_CP, Math.min(EVAL_CLAMP_CP, score.cp));
   return 50 + (50 * cp) / EVAL_CLAMP_CP;
 }

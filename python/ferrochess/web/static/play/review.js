@@ -14,7 +14,7 @@
 // game changed: new game, takeback, another tab) stops whatever runs and hides the panel (`idle`).
 // Both free the server's engine: the review's stream is dropped and api/cancel is sent.
 
-/** @typedef {{cp: number} | {mate: number, mated?: string}} Score */
+/** @typedef {({cp: number} | {mate: number, mated?: string}) & {tablebase?: string}} Score */
 /** @typedef {{ply: number, color: "white"|"black", move: string, san: string,
  *   eval_before: Score, eval_after: Score, best_move: string|null, best_san: string|null,
  *   best_line: string[], win_before: number, win_after: number, accuracy: number,
@@ -84,13 +84,16 @@ export function moveLabel(move, startNumber, firstColor) {
   return move.color === "white" ? `${number}.` : `${number}…`;
 }
 
-/** An evaluation in words a chess player reads: "+0.35", "-1.20", "#3", "#-2". */
+/** An evaluation in words a chess player reads: "+0.35", "-1.20", "#3", "#-2"; where the tables
+ * judged the position, their verdict from the score's `tablebase` ("TB win", "TB draw", "TB loss",
+ * "TB cursed win", "TB blessed loss"), all from White's point of view. */
 export function formatScore(score) {
   if (!score) return "";
   if ("mate" in score) {
     if (score.mate === 0) return score.mated === "white" ? "0-1" : "1-0";
     return `#${score.mate}`;
   }
+  if (score.tablebase) return `TB ${score.tablebase}`;
   const pawns = score.cp / 100;
   return `${pawns > 0 ? "+" : ""}${pawns.toFixed(2)}`;
 }
