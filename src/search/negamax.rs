@@ -10,9 +10,10 @@ use shakmaty::{Chess, Move, Position as _, Role};
 use super::context::Context;
 use super::ordering::{is_quiet, pick_next, score_moves};
 use super::params::{
-    FUTILITY_MARGIN_CP, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE_MOVES, LMP_MAX_DEPTH, LMR_BASE,
-    LMR_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVES, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR,
-    NULL_MOVE_MIN_DEPTH, REVERSE_FUTILITY_MARGIN_CP, REVERSE_FUTILITY_MAX_DEPTH,
+    FUTILITY_MARGIN_CP, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE_MOVES, LMP_MAX_DEPTH,
+    LMR_MIN_DEPTH, LMR_MIN_MOVES, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR,
+    NULL_MOVE_MIN_DEPTH, QUIETS_REMEMBERED, REVERSE_FUTILITY_MARGIN_CP, REVERSE_FUTILITY_MAX_DEPTH,
+    history_bonus, late_move_reduction,
 };
 use crate::score::{MAX_PLY, Score};
 use crate::tablebase::Wdl;
@@ -267,7 +268,7 @@ impl Context<'_> {
         let original_alpha = alpha;
         let mut best_score = -Score::INFINITE;
         let mut best_move = None;
-        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut quiets_tried: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
         let mut searched = 0usize;
         for index in 0..moves.len() {
             if self.switches.move_ordering {
@@ -353,7 +354,7 @@ impl Context<'_> {
                             // Step 15. Remember the refutation: killer and history bonus, and a
                             // history malus for the quiet moves that did not cut.
                             self.killers.add(ply, m);
-                            let bonus = depth * depth;
+                            let bonus = history_bonus(depth);
                             self.history.update(side, m, bonus);
                             for &tried in &quiets_tried {
                                 self.history.update(side, tried, -bonus);
@@ -364,7 +365,7 @@ impl Context<'_> {
                 }
             }
             if quiet {
-                // Past 64 quiet moves the malus stops: those moves were tried last anyway.
+                // Past QUIETS_REMEMBERED quiet moves the malus stops.
                 let _ = quiets_tried.try_push(m);
             }
         }
@@ -420,10 +421,4 @@ fn has_pieces(board: &Chess) -> bool {
     let ours = board.board().by_color(board.turn());
     let pawns_and_king = board.board().by_role(Role::Pawn) | board.board().by_role(Role::King);
     (ours & !pawns_and_king).any()
-}
-
-/// How many plies shallower the `searched`-th move (0-based) is first tried at `depth`.
-fn late_move_reduction(depth: i32, searched: usize) -> i32 {
-    let moves = (searched + 1) as f64;
-    (LMR_BASE + f64::from(depth).ln() * moves.ln() / LMR_DIVISOR) as i32
 }

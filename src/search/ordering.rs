@@ -5,15 +5,24 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Board, Color, Move, MoveList, Role};
 
-use super::params::{HISTORY_MAX, ORDERING_VALUE_CP};
+use super::params::{HISTORY_MAX, LVA_DIVISOR, MVV_WEIGHT, ORDERING_VALUE_CP};
 use crate::score::MAX_PLY;
 use crate::transposition::PackedMove;
 
+// The ordering bands, best first. Each band's moves are ranked inside it by MVV-LVA (captures)
+// or history (quiet moves, within +-HISTORY_MAX), so the bands are far enough apart never to mix.
+/// The transposition table's move: searched first.
 const TT_MOVE: i32 = 1_000_000;
+/// Captures (and queen promotions) that do not lose material by static exchange, plus MVV-LVA.
 const GOOD_CAPTURE: i32 = 100_000;
+/// The ply's first killer move...
 const FIRST_KILLER: i32 = 90_000;
+/// ...and its second.
 const SECOND_KILLER: i32 = 89_000;
+// (Quiet moves score their history, between the killers and the losing captures.)
+/// Captures that lose material by static exchange, plus MVV-LVA.
 const LOSING_CAPTURE: i32 = -50_000;
+/// Promotions to a knight, bishop or rook: last.
 const UNDERPROMOTION: i32 = -100_000;
 
 /// Quiet moves that caused beta cut-offs, by side and from/to square; kept across searches of a game.
@@ -101,7 +110,7 @@ pub fn mvv_lva(m: Move) -> i32 {
         Some(Role::Queen) => role_value(Role::Queen),
         _ => 0,
     };
-    10 * (victim + promotion) - role_value(m.role()) / 10
+    MVV_WEIGHT * (victim + promotion) - role_value(m.role()) / LVA_DIVISOR
 }
 
 /// Ordering scores of a move list, one per move, same indices (no zero-filling of unused slots).

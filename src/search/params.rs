@@ -1,5 +1,9 @@
 //! Search tunables, each with its unit. Values measured by matches get their Elo written beside them.
 
+use std::sync::LazyLock;
+
+use crate::score::MAX_PLY;
+
 /// Nodes between two looks at the clock and the stop flag.
 pub const CHECK_INTERVAL_NODES: u64 = 256;
 
@@ -17,6 +21,11 @@ pub const BIG_DELTA_CP: i32 = 1100;
 /// Centipawn value of each role (Pawn..King) for move ordering and delta pruning.
 pub const ORDERING_VALUE_CP: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
 
+/// MVV-LVA: the victim's value counts this many times...
+pub const MVV_WEIGHT: i32 = 10;
+/// ...and the attacker's value, divided by this, is taken off (a tie-break among attackers).
+pub const LVA_DIVISOR: i32 = 10;
+
 /// Reverse futility pruning (static null move): at a non-PV node no deeper than this (plies)...
 pub const REVERSE_FUTILITY_MAX_DEPTH: i32 = 6;
 /// ...whose static evaluation beats beta by this many centipawns per ply of depth, the node fails
@@ -32,11 +41,33 @@ pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
 
 /// Late move reductions: from this depth (plies) on, quiet moves after the first
 /// [`LMR_MIN_MOVES`] are searched `LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR` plies
-/// shallower first (and again at full depth if they beat alpha).
+/// shallower first (and again at full depth if they beat alpha); see [`late_move_reduction`].
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 3;
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
+
+/// Moves per node the reduction table covers (more than any position has legal moves).
+const LMR_TABLE_MOVES: usize = 256;
+
+/// The late move reductions by depth (0 to `MAX_PLY`) and move index, computed once.
+static LMR_TABLE: LazyLock<Box<[[u8; LMR_TABLE_MOVES]; MAX_PLY + 1]>> = LazyLock::new(|| {
+    let mut table = Box::new([[0; LMR_TABLE_MOVES]; MAX_PLY + 1]);
+    for (depth, row) in table.iter_mut().enumerate().skip(1) {
+        for (searched, reduction) in row.iter_mut().enumerate() {
+            let moves = (searched + 1) as f64;
+            *reduction = (LMR_BASE + (depth as f64).ln() * moves.ln() / LMR_DIVISOR) as u8;
+        }
+    }
+    table
+});
+
+/// How many plies shallower the `searched`-th move (0-based) is first tried at `depth` (plies).
+#[inline]
+pub fn late_move_reduction(depth: i32, searched: usize) -> i32 {
+    let depth = depth.clamp(0, MAX_PLY as i32) as usize;
+    i32::from(LMR_TABLE[depth][searched.min(LMR_TABLE_MOVES - 1)])
+}
 
 /// Futility pruning: at a non-PV node no deeper than this (plies), a quiet move that gives no
 /// check is skipped when the static evaluation plus [`FUTILITY_MARGIN_CP`] per ply cannot reach
@@ -66,6 +97,33 @@ pub const ASPIRATION_MAX_CP: i32 = 800;
 /// iteration of depth `2N - 1` whatever the selective steps.
 pub const MATE_PROOF_MAX_PLIES: i32 = 5;
 
+/// Time management: time kept back on the clock for the GUI, the pipe or the web round trip, in
+/// milliseconds, unless the caller says otherwise ([`SearchLimits::move_overhead`], UCI's
+/// `Move Overhead`)...
+///
+/// [`SearchLimits::move_overhead`]: crate::limits::SearchLimits::move_overhead
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+/// ...at most this much (milliseconds).
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
+
+/// Time management: moves assumed to remain until the next time control when the clock does not
+/// say...
+pub const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// ...and at most this many when it does (a long way to the control plans as a sudden death).
+pub const MAX_MOVES_TO_GO_PLANNED: u32 = 50;
+
+/// Time management: the planned share of a move is the clock (less the overhead) over the moves
+/// to go plus this fraction of the increment...
+pub const INCREMENT_USED: f64 = 0.75;
+/// ...never more than this fraction of the clock.
+pub const MAX_CLOCK_FRACTION: f64 = 0.8;
+/// An iteration in progress may run on to this many shares...
+pub const HARD_LIMIT_SHARES: u32 = 3;
+/// ...but never past this fraction of the clock.
+pub const HARD_LIMIT_CLOCK_FRACTION: f64 = 0.5;
+/// A fixed move time is ended this many milliseconds early, so the move is sent within it.
+pub const MOVETIME_MARGIN_MS: u64 = 1;
+
 /// Time management: the share of the clock planned for a move is scaled by this factor, indexed
 /// by the number of iterations in a row (0 to 4 and more) whose best move did not change, before
 /// deciding not to start another iteration.
@@ -73,6 +131,17 @@ pub const TIME_STABILITY_FACTOR: [f64; 5] = [1.6, 1.25, 1.0, 0.85, 0.7];
 
 /// Upper bound of a history score; the update uses "gravity" so values stay within it.
 pub const HISTORY_MAX: i32 = 16_384;
+
+/// The history bonus of a quiet move that cut off at `depth` plies (and the malus of the quiet
+/// moves tried before it): the square of the depth, so deep cut-offs weigh most.
+#[inline]
+pub fn history_bonus(depth: i32) -> i32 {
+    depth * depth
+}
+
+/// Quiet moves per node remembered for the history malus; past them it stops (those moves were
+/// tried last anyway).
+pub const QUIETS_REMEMBERED: usize = 64;
 
 /// Transposition table size used by the one-shot `select_move`, in megabytes: 2 MB at depth 3,
 /// doubling with each ply up to 16 MB (a shallow search touches few entries, and a large table
