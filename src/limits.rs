@@ -7,15 +7,16 @@ use std::time::{Duration, Instant};
 use shakmaty::Color;
 
 use crate::error::Error;
+use crate::search::params::{
+    DEFAULT_MOVE_OVERHEAD_MS, DEFAULT_MOVES_TO_GO, HARD_LIMIT_CLOCK_FRACTION, HARD_LIMIT_SHARES,
+    INCREMENT_USED, MAX_CLOCK_FRACTION, MAX_MOVE_OVERHEAD_MS, MAX_MOVES_TO_GO_PLANNED,
+    MOVETIME_MARGIN_MS,
+};
 
 /// The deepest nominal depth a caller may ask for.
 pub const MAX_DEPTH: u32 = 64;
 /// The longest time (one clock, one increment or one move time) a caller may give: 30 days.
 pub const MAX_SECONDS: f64 = 30.0 * 24.0 * 3600.0;
-/// Time kept back on the clock for the GUI and the process boundary, in milliseconds.
-const MOVE_OVERHEAD_MS: u64 = 20;
-/// Moves assumed to remain in the game when the clock does not say.
-const DEFAULT_MOVES_TO_GO: u32 = 30;
 
 /// What bounds one search. Every field that is `None` imposes nothing; a search with no limit at all
 /// runs until [`StopFlag::stop`] (UCI's `go infinite`).
@@ -37,6 +38,10 @@ pub struct SearchLimits {
     pub moves_to_go: Option<u32>,
     /// Stop as soon as a mate in at most this many moves is found.
     pub mate: Option<u32>,
+    /// Time kept back on the clock for what happens outside the search (the GUI, the pipe, a web
+    /// round trip), taken off once, here; `None`: [`DEFAULT_MOVE_OVERHEAD_MS`]. Not a limit
+    /// itself: it only shapes the clock's.
+    pub move_overhead: Option<Duration>,
 }
 
 impl SearchLimits {
@@ -50,7 +55,27 @@ impl SearchLimits {
 
     /// Whether no limit is set (the search then ends only when stopped).
     pub fn is_infinite(&self) -> bool {
-        *self == SearchLimits::default()
+        let SearchLimits {
+            depth,
+            nodes,
+            movetime,
+            white_clock,
+            black_clock,
+            white_increment,
+            black_increment,
+            moves_to_go,
+            mate,
+            move_overhead: _,
+        } = self;
+        depth.is_none()
+            && nodes.is_none()
+            && movetime.is_none()
+            && white_clock.is_none()
+            && black_clock.is_none()
+            && white_increment.is_none()
+            && black_increment.is_none()
+            && moves_to_go.is_none()
+            && mate.is_none()
     }
 
     /// Checks every field; the error names the offending one and quotes its value.
@@ -66,6 +91,15 @@ impl SearchLimits {
         }
         if self.moves_to_go == Some(0) {
             return Err(Error::argument("remaining_moves", 0, "must be at least 1"));
+        }
+        if let Some(overhead) = self.move_overhead
+            && overhead > Duration::from_millis(MAX_MOVE_OVERHEAD_MS)
+        {
+            return Err(Error::argument(
+                "move_overhead",
+                overhead.as_millis(),
+                format!("must be at most {MAX_MOVE_OVERHEAD_MS} milliseconds"),
+            ));
         }
         Ok(())
     }
@@ -147,22 +181,27 @@ impl TimeManager {
         let mut soft = None;
         let mut hard = None;
         if let Some(clock) = clock {
-            let overhead = Duration::from_millis(MOVE_OVERHEAD_MS);
+            let overhead = limits
+                .move_overhead
+                .unwrap_or(Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS));
             let available = clock.saturating_sub(overhead).max(Duration::from_millis(1));
             let increment = increment.unwrap_or_default();
             let moves_to_go = limits
                 .moves_to_go
                 .unwrap_or(DEFAULT_MOVES_TO_GO)
-                .clamp(1, 50);
-            // Spend an even share of the clock plus most of the increment, never more than 80%.
-            let share = (available / moves_to_go + increment * 3 / 4).min(available * 4 / 5);
-            // Let one iteration run over the share, up to three times it and half the clock.
-            let ceiling = (share * 3).min(available / 2).max(share);
+                .clamp(1, MAX_MOVES_TO_GO_PLANNED);
+            // Spend an even share of the clock plus most of the increment, never most of the clock.
+            let share = (available / moves_to_go + increment.mul_f64(INCREMENT_USED))
+                .min(available.mul_f64(MAX_CLOCK_FRACTION));
+            // Let one iteration run over the share, up to a few times it and part of the clock.
+            let ceiling = (share * HARD_LIMIT_SHARES)
+                .min(available.mul_f64(HARD_LIMIT_CLOCK_FRACTION))
+                .max(share);
             soft = Some(share);
             hard = Some(ceiling);
         }
         if let Some(movetime) = limits.movetime {
-            let budget = movetime.saturating_sub(Duration::from_millis(1));
+            let budget = movetime.saturating_sub(Duration::from_millis(MOVETIME_MARGIN_MS));
             soft = Some(soft.map_or(budget, |s: Duration| s.min(budget)));
             hard = Some(hard.map_or(budget, |h: Duration| h.min(budget)));
         }

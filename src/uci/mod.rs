@@ -21,7 +21,7 @@ use shakmaty::Position as _;
 use crate::book::Book;
 use crate::book::choice::{BookOptions, BookPlayer};
 use crate::level::Level;
-use crate::limits::{SearchLimits, StopFlag, TimeManager};
+use crate::limits::{MAX_DEPTH, SearchLimits, StopFlag, TimeManager};
 use crate::position::{Position, START_FEN, move_to_uci};
 use crate::score::ScoreKind;
 use crate::search::{Decision, SearchInfo, SearchObserver, SearchRequest, Searcher};
@@ -76,7 +76,7 @@ impl<W: Write + Send + 'static> Uci<W> {
         if let Ok(path) = std::env::var(SYZYGY_PATH_ENV) {
             options.syzygy_path = path;
         }
-        let searcher = Searcher::new(options.hash_mb).expect("16 MB can be allocated");
+        let searcher = Searcher::new(options.hash_mb).expect("the default table can be allocated");
         let mut uci = Uci {
             out: Arc::new(Mutex::new(output)),
             searcher: Arc::new(Mutex::new(searcher)),
@@ -448,14 +448,16 @@ fn report_decision<W: Write>(out: &Mutex<W>, decision: &Decision) {
     }
 }
 
-/// The limits of `go ...`, whether it is `infinite`, and whether it is `ponder`. Clock times and
-/// the move time lose the move overhead (time the GUI and the pipe take).
+/// The limits of `go ...`, whether it is `infinite`, and whether it is `ponder`. The move overhead
+/// (time the GUI and the pipe take) goes with the limits; the time manager takes it off the clock.
 fn parse_go(arguments: &str, overhead_ms: u64) -> Result<(SearchLimits, bool, bool), String> {
-    let mut limits = SearchLimits::default();
+    let mut limits = SearchLimits {
+        move_overhead: Some(Duration::from_millis(overhead_ms)),
+        ..SearchLimits::default()
+    };
     let mut infinite = false;
     let mut ponder = false;
     let mut tokens = arguments.split_whitespace();
-    let overhead = Duration::from_millis(overhead_ms);
     while let Some(token) = tokens.next() {
         let mut number = |name: &str| -> Result<u64, String> {
             let value = tokens
@@ -468,17 +470,19 @@ fn parse_go(arguments: &str, overhead_ms: u64) -> Result<(SearchLimits, bool, bo
             Ok(parsed.max(0) as u64)
         };
         let millis = |ms: u64| Duration::from_millis(ms);
-        let clock = |ms: u64| millis(ms).saturating_sub(overhead).max(millis(1));
+        // Numbers a GUI may send out of range (0, or beyond a bound) are brought into it: a
+        // limit of 0 means as little as possible.
+        let at_least_one = |n: u64| n.clamp(1, u64::from(u32::MAX)) as u32;
         match token {
-            "depth" => limits.depth = Some(number(token)?.clamp(1, 64) as u32),
+            "depth" => limits.depth = Some(number(token)?.clamp(1, u64::from(MAX_DEPTH)) as u32),
             "nodes" => limits.nodes = Some(number(token)?.max(1)),
-            "movetime" => limits.movetime = Some(clock(number(token)?)),
-            "wtime" => limits.white_clock = Some(clock(number(token)?)),
-            "btime" => limits.black_clock = Some(clock(number(token)?)),
+            "movetime" => limits.movetime = Some(millis(number(token)?)),
+            "wtime" => limits.white_clock = Some(millis(number(token)?)),
+            "btime" => limits.black_clock = Some(millis(number(token)?)),
             "winc" => limits.white_increment = Some(millis(number(token)?)),
             "binc" => limits.black_increment = Some(millis(number(token)?)),
-            "movestogo" => limits.moves_to_go = Some(number(token)?.clamp(1, 1000) as u32),
-            "mate" => limits.mate = Some(number(token)?.clamp(1, 1000) as u32),
+            "movestogo" => limits.moves_to_go = Some(at_least_one(number(token)?)),
+            "mate" => limits.mate = Some(at_least_one(number(token)?)),
             "infinite" => infinite = true,
             "ponder" => ponder = true,
             // searchmoves and unknown words: not supported, ignored like most engines do.

@@ -3,7 +3,8 @@
 use std::fmt::Write as _;
 
 use crate::level::LEVELS;
-use crate::search::MAX_THREADS;
+use crate::search::params::{DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS};
+use crate::search::{DEFAULT_HASH_MB, DEFAULT_THREADS, MAX_MULTIPV, MAX_THREADS};
 use crate::transposition::MAX_HASH_MB;
 
 /// `UCI_Elo`'s range; each level's own Elo is [`crate::level::Level::elo`].
@@ -29,13 +30,13 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            hash_mb: 16,
-            threads: 1,
+            hash_mb: DEFAULT_HASH_MB,
+            threads: DEFAULT_THREADS,
             multipv: 1,
             own_book: true,
             book_file: crate::book::DEFAULT_BOOK_NAME.to_string(),
             syzygy_path: String::new(),
-            move_overhead_ms: 30,
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             limit_strength: false,
             elo: ELO_MAX,
         }
@@ -60,7 +61,7 @@ impl Options {
             1,
             MAX_THREADS as i64,
         );
-        spin(&mut out, "MultiPV", 1, 1, 256);
+        spin(&mut out, "MultiPV", 1, 1, MAX_MULTIPV as i64);
         let _ = writeln!(
             out,
             "option name OwnBook type check default {}",
@@ -82,7 +83,7 @@ impl Options {
             "Move Overhead",
             self.move_overhead_ms as i64,
             0,
-            5000,
+            MAX_MOVE_OVERHEAD_MS as i64,
         );
         let _ = writeln!(
             out,
@@ -131,7 +132,7 @@ impl Options {
                 Ok(Changed::Threads)
             }
             "multipv" => {
-                self.multipv = spin(1, 256)? as usize;
+                self.multipv = spin(1, MAX_MULTIPV as i64)? as usize;
                 Ok(Changed::Nothing)
             }
             "ownbook" => {
@@ -151,7 +152,7 @@ impl Options {
                 Ok(Changed::Tablebase)
             }
             "move overhead" => {
-                self.move_overhead_ms = spin(0, 5000)? as u64;
+                self.move_overhead_ms = spin(0, MAX_MOVE_OVERHEAD_MS as i64)? as u64;
                 Ok(Changed::Nothing)
             }
             "uci_limitstrength" => {
