@@ -76,6 +76,11 @@ impl Score {
     pub const INFINITE: Score = Score(32_001);
     /// The score of a draw.
     pub const DRAW: Score = Score(0);
+    /// A win the tables say the 50-move rule spoils (a cursed win), inside the search: a draw,
+    /// a hair above it, so the search still prefers it to a plain draw (the opponent may err)...
+    pub const CURSED_WIN: Score = Score(1);
+    /// ...and a loss the 50-move rule saves (a blessed loss), a hair below a draw.
+    pub const BLESSED_LOSS: Score = Score(-1);
     /// Mating the opponent right now (never returned; mates are `MATE - ply`).
     pub const MATE: Score = Score(Self::MATE_VALUE);
     /// Every score at or beyond this magnitude is a mate.

@@ -20,72 +20,6 @@ use crate::tablebase::Wdl;
 use crate::transposition::{Bound, PackedMove};
 
 impl Context<'_> {
-    /// Searches every root move not in `excluded`, in the given order, within the window
-    /// `alpha..beta`. Returns the best score and line when a move scored above `alpha` (a score
-    /// at or above `beta` is a lower bound: the search stopped there), or `None` when none did
-    /// (every score is an upper bound) or when stopped before the first move finished.
-    pub(super) fn search_root(
-        &mut self,
-        depth: i32,
-        root_moves: &[Move],
-        excluded: &[Move],
-        window: (Score, Score),
-    ) -> Option<(Score, Vec<Move>)> {
-        let (mut alpha, beta) = window;
-        let mut best: Option<(Score, Vec<Move>)> = None;
-        self.pv.clear(0);
-        for (index, &m) in root_moves
-            .iter()
-            .filter(|m| !excluded.contains(m))
-            .enumerate()
-        {
-            self.position.push(m);
-            // Principal variation search: after the first move, a null window shows whether a
-            // move beats the best so far; only then is it searched with the full window (with
-            // the null windows inside the tree: +168 Elo, see Step 14c).
-            let mut score = None;
-            if index > 0 && self.switches.alpha_beta {
-                let probe = -self.negamax(depth - 1, -alpha - 1, -alpha);
-                if probe <= alpha || self.stopped {
-                    score = Some(probe);
-                }
-            }
-            let score = match score {
-                Some(score) => score,
-                None => {
-                    let (child_alpha, child_beta) = self.child_window(alpha, beta);
-                    -self.negamax(depth - 1, child_alpha, child_beta)
-                }
-            };
-            self.position.pop();
-            if self.stopped {
-                break;
-            }
-            if score > alpha {
-                alpha = score;
-                self.pv.update(0, m);
-                best = Some((score, self.pv.line(0).to_vec()));
-                self.root_best = Some((m, score));
-                if score >= beta && self.switches.alpha_beta {
-                    break;
-                }
-            }
-        }
-        if let Some((score, line)) = &best
-            && *score < beta
-            && excluded.is_empty()
-            && !self.root_restricted
-            && !self.stopped
-            && self.switches.transposition_table
-        {
-            let key = self.position.key();
-            let packed = PackedMove::new(line[0]);
-            self.table
-                .store(key, packed, score.to_tt(0), depth, Bound::Exact);
-        }
-        best
-    }
-
     /// The value of the current position searched `depth` plies deep (plus extensions), within the
     /// window `alpha..beta`, from the side to move's point of view (fail-soft).
     pub(super) fn negamax(&mut self, mut depth: i32, mut alpha: Score, mut beta: Score) -> Score {
@@ -399,9 +333,9 @@ impl Context<'_> {
                 self.tbhits += 1;
                 Some(match wdl {
                     Wdl::Win => Score::tb_win_in(ply),
-                    Wdl::CursedWin => Score::centipawns(1),
+                    Wdl::CursedWin => Score::CURSED_WIN,
                     Wdl::Draw => Score::DRAW,
-                    Wdl::BlessedLoss => Score::centipawns(-1),
+                    Wdl::BlessedLoss => Score::BLESSED_LOSS,
                     Wdl::Loss => Score::tb_loss_in(ply),
                 })
             }
