@@ -158,6 +158,7 @@ impl LimitArguments {
             moves_to_go: positive("remaining_moves", self.remaining_moves)?
                 .map(|v| v.min(u32::MAX as u64) as u32),
             mate: positive("mate", self.mate)?.map(|v| v.min(u32::MAX as u64) as u32),
+            move_overhead: None,
         };
         if limits.is_infinite() {
             return Err(Error::argument(
