@@ -81,6 +81,10 @@ const fn level(
     }
 }
 
+/// The level a player starts at when none is chosen: 4, "Improver" (the play page, the notebook
+/// board and the web app's `FERROCHESS_DEFAULT_LEVEL` read it from here).
+pub const DEFAULT_LEVEL: u8 = 4;
+
 /// The levels, weakest first.
 ///
 /// Each level's [`Level::elo`] comes from matches against Stockfish 15.1's `UCI_Elo` at 10 s + 0.1 s

@@ -13,7 +13,17 @@ Positions are a :class:`chess.Board` (with its history) or a FEN string; limits 
 
 from __future__ import annotations
 
-from ferrochess._core import BENCH_DEPTH, MAX_DEPTH, MAX_HASH_MB, MAX_THREADS, __version__
+from ferrochess._core import (
+    BENCH_DEPTH,
+    DEFAULT_HASH_MB,
+    DEFAULT_LEVEL,
+    DEFAULT_THREADS,
+    MAX_DEPTH,
+    MAX_HASH_MB,
+    MAX_MULTIPV,
+    MAX_THREADS,
+    __version__,
+)
 from ferrochess.analysis import AnalysisSummary, analyse_game, analyse_pgn, annotate_pgn
 from ferrochess.book import Book, BuildReport, build_book, open_book
 from ferrochess.engine import (
@@ -45,8 +55,12 @@ from ferrochess.tablebase import SYZYGY_PATH_ENV, Tablebase, open_tablebase
 __all__ = [
     "BENCH_DEPTH",
     "DEFAULT_BOOK",
+    "DEFAULT_HASH_MB",
+    "DEFAULT_LEVEL",
+    "DEFAULT_THREADS",
     "MAX_DEPTH",
     "MAX_HASH_MB",
+    "MAX_MULTIPV",
     "MAX_THREADS",
     "SYZYGY_PATH_ENV",
     "AnalysisOutputError",

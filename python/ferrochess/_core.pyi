@@ -15,6 +15,12 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_HASH_MB",
     "MAX_THREADS",
+    "MAX_MULTIPV",
+    "DEFAULT_HASH_MB",
+    "DEFAULT_THREADS",
+    "DEFAULT_LEVEL",
+    "DEFAULT_BUILD_MAX_PLY",
+    "DEFAULT_BUILD_MIN_GAMES",
     "BENCH_DEPTH",
     "Engine",
     "Book",
@@ -38,8 +44,28 @@ MAX_DEPTH: int
 """The deepest search or perft depth accepted, in plies (64)."""
 
 MAX_HASH_MB: int
-MAX_THREADS: int
 """The largest transposition table accepted, in mebibytes (16384)."""
+
+MAX_THREADS: int
+"""The most threads one search may use."""
+
+MAX_MULTIPV: int
+"""The most lines (principal variations) one search may report."""
+
+DEFAULT_HASH_MB: int
+"""The transposition table's size when none is given, in mebibytes."""
+
+DEFAULT_THREADS: int
+"""Threads per search when none is given."""
+
+DEFAULT_LEVEL: int
+"""The playing level a game starts at when none is chosen (see :func:`levels`)."""
+
+DEFAULT_BUILD_MAX_PLY: int
+""":func:`build_book`'s plies per game when ``max_ply`` is None."""
+
+DEFAULT_BUILD_MIN_GAMES: int
+""":func:`build_book`'s games per move when ``min_games`` is None."""
 
 BENCH_DEPTH: int
 """The search depth :func:`bench` uses when none is given."""
@@ -208,8 +234,9 @@ def select_move(
     history count. When the position is in ``book`` (``"default"``: the compiled-in book; a path;
     None: no book) a book move is chosen at random by weight (``seed`` makes it reproducible);
     otherwise, when the Syzygy tables in ``syzygy_path`` (a path list; None: none) cover the
-    position, their move; otherwise the search goes ``depth`` plies deep with a fresh 16 MB
-    transposition table, the GIL released. The move is in UCI notation with castling as e1g1.
+    position, their move; otherwise the search goes ``depth`` plies deep with a fresh
+    transposition table sized to the depth, the GIL released. The move is in UCI notation with
+    castling as e1g1.
 
     Raises InvalidFenError for a bad FEN, IllegalMoveError for a bad move in ``moves``,
     InvalidLimitError unless 1 <= depth <= MAX_DEPTH, FileError and InvalidBookError for a bad book.
@@ -218,8 +245,8 @@ def select_move(
 def build_book(
     inputs: Sequence[str | os.PathLike[str]],
     output: str | os.PathLike[str],
-    max_ply: int = 16,
-    min_games: int = 3,
+    max_ply: int | None = None,
+    min_games: int | None = None,
     progress: Callable[[int, int, int], object] | None = None,
 ) -> _BuildReport | None:
     """Build a Polyglot book at ``output`` from the PGN files ``inputs``, as ``polyglot make-book``.

@@ -187,8 +187,8 @@ def build_book(
     pgn: PathLike | Iterable[PathLike],
     output: PathLike,
     *,
-    max_ply: int = 16,
-    min_games: int = 3,
+    max_ply: int = _core.DEFAULT_BUILD_MAX_PLY,
+    min_games: int = _core.DEFAULT_BUILD_MIN_GAMES,
     progress: BuildProgress | None = None,
 ) -> BuildReport:
     """Build a Polyglot book at ``output`` from one PGN file or several, as ``polyglot make-book``.

@@ -21,6 +21,7 @@ from ferrochess.book import build_book, open_book
 from ferrochess.engine import DEFAULT_BOOK, bench, perft, select_move
 from ferrochess.exceptions import EngineError, FerrochessError
 from ferrochess.tablebase import SYZYGY_PATH_ENV
+from ferrochess.web.service import Settings
 
 __all__ = ["main"]
 
@@ -191,8 +192,9 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
         help="searches at once (default: the number of CPUs)",
     )  # fmt: skip
     play.add_argument(
-        "--think", type=_bounded(float, MIN_THINK_SECONDS, MAX_THINK_SECONDS), default=3.0,
-        metavar="SECONDS", help="longest search per move (default: 3)",
+        "--think", type=_bounded(float, MIN_THINK_SECONDS, MAX_THINK_SECONDS),
+        default=Settings.max_think_seconds,
+        metavar="SECONDS", help="longest search per move (default: %(default)g)",
     )  # fmt: skip
 
 
@@ -276,14 +278,15 @@ def add_book_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
     build.add_argument("pgn", nargs="+", metavar="GAMES.pgn", help="PGN files to read")
     build.add_argument("-o", "--output", required=True, metavar="OUT.bin", help="book to write")
     build.add_argument(
-        "--max-ply", type=int, default=16, metavar="N", help="plies used per game (default: 16)"
-    )
+        "--max-ply", type=int, default=_core.DEFAULT_BUILD_MAX_PLY, metavar="N",
+        help="plies used per game (default: %(default)s)",
+    )  # fmt: skip
     build.add_argument(
         "--min-games",
         type=int,
-        default=3,
+        default=_core.DEFAULT_BUILD_MIN_GAMES,
         metavar="N",
-        help="games a move needs to be kept (default: 3)",
+        help="games a move needs to be kept (default: %(default)s)",
     )
     add_progress_option(build)
     show = book_commands.add_parser(

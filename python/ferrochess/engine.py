@@ -183,8 +183,8 @@ def select_move(
     proportion to its weight; ``seed`` makes that choice reproducible. Otherwise, when the Syzygy
     tables in ``syzygy_path`` (default: the ``FERROCHESS_SYZYGY_PATH`` environment variable; ``""``
     for none) cover the position, their best move is returned. Otherwise the search goes ``depth``
-    plies deep (1..MAX_DEPTH) with a fresh 16 MB table, probing the tables. Castling is written
-    king-to-destination (e1g1), as :meth:`chess.Move.from_uci` expects.
+    plies deep (1..MAX_DEPTH) with a fresh table sized to the depth, probing the tables. Castling
+    is written king-to-destination (e1g1), as :meth:`chess.Move.from_uci` expects.
 
     Raises InvalidFenError, IllegalMoveError (a bad move in the history), InvalidLimitError (depth
     out of range), FileError/InvalidBookError (an unreadable or malformed book, a missing
@@ -254,7 +254,7 @@ class Engine(Closing):
 
     def __init__(
         self,
-        hash_mb: int = 16,
+        hash_mb: int = _core.DEFAULT_HASH_MB,
         seed: int | None = None,
         *,
         book: BookSpec = DEFAULT_BOOK,
@@ -263,7 +263,7 @@ class Engine(Closing):
         book_max_ply: int | None = None,
         syzygy_path: PathSpec = None,
         search_options: SearchOptions | None = None,
-        threads: int = 1,
+        threads: int = _core.DEFAULT_THREADS,
     ) -> None:
         options = search_options or SearchOptions()
         self._core: _core.Engine | None = _core.Engine(

@@ -44,7 +44,7 @@ import chess
 import chess.engine
 import chess.svg
 
-from ferrochess import rules
+from ferrochess import _core, rules
 from ferrochess._closing import Closing
 from ferrochess.engine import Engine
 from ferrochess.interop import tablebase_pov
@@ -67,7 +67,7 @@ __all__ = [
     "play",
 ]
 
-DEFAULT_LEVEL = 4
+DEFAULT_LEVEL = _core.DEFAULT_LEVEL
 """The level a new game is played at (``"Improver"``), as on the web page."""
 DEFAULT_THINK_SECONDS = 1.0
 """The most time the engine spends on a move, in seconds: the notebook waits for the reply."""

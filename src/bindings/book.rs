@@ -10,7 +10,9 @@ use super::convert::{BoardState, board_from_state};
 use super::errors::to_python;
 use super::gil::without_gil;
 use crate::book::Book as CoreBook;
-use crate::book::builder::{BuildOptions, Progress, build_book as build};
+use crate::book::builder::{
+    BuildOptions, DEFAULT_BUILD_MAX_PLY, DEFAULT_BUILD_MIN_GAMES, Progress, build_book as build,
+};
 use crate::error::Error;
 use crate::position::{Position, move_to_uci};
 use shakmaty::CastlingMode;
@@ -120,15 +122,17 @@ impl Book {
 
 /// Builds a Polyglot book from PGN files; see `_core.pyi`.
 #[pyfunction]
-#[pyo3(signature = (inputs, output, max_ply = 16, min_games = 3, progress = None))]
+#[pyo3(signature = (inputs, output, max_ply = None, min_games = None, progress = None))]
 pub fn build_book<'py>(
     py: Python<'py>,
     inputs: Vec<PathBuf>,
     output: PathBuf,
-    max_ply: i64,
-    min_games: i64,
+    max_ply: Option<i64>,
+    min_games: Option<i64>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let max_ply = max_ply.unwrap_or(i64::from(DEFAULT_BUILD_MAX_PLY));
+    let min_games = min_games.unwrap_or(i64::from(DEFAULT_BUILD_MIN_GAMES));
     let on_main_thread = super::observer::on_main_thread(py);
     let (report, error) = without_gil(py, move || {
         if !(0..=i64::from(u32::MAX)).contains(&max_ply) {

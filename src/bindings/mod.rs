@@ -19,6 +19,18 @@ fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("MAX_DEPTH", crate::limits::MAX_DEPTH)?;
     module.add("MAX_HASH_MB", crate::transposition::MAX_HASH_MB)?;
     module.add("MAX_THREADS", crate::search::MAX_THREADS)?;
+    module.add("MAX_MULTIPV", crate::search::MAX_MULTIPV)?;
+    module.add("DEFAULT_HASH_MB", crate::search::DEFAULT_HASH_MB)?;
+    module.add("DEFAULT_THREADS", crate::search::DEFAULT_THREADS)?;
+    module.add("DEFAULT_LEVEL", crate::level::DEFAULT_LEVEL)?;
+    module.add(
+        "DEFAULT_BUILD_MAX_PLY",
+        crate::book::builder::DEFAULT_BUILD_MAX_PLY,
+    )?;
+    module.add(
+        "DEFAULT_BUILD_MIN_GAMES",
+        crate::book::builder::DEFAULT_BUILD_MIN_GAMES,
+    )?;
     module.add("BENCH_DEPTH", crate::bench::BENCH_DEPTH)?;
     module.add_class::<engine::Engine>()?;
     module.add_class::<book::Book>()?;

@@ -37,6 +37,11 @@ const MAX_REPORTED_PROBLEMS: usize = 20;
 const PROGRESS_INTERVAL_BYTES: u64 = 256 * 1024;
 
 /// What goes into a book.
+/// Plies of each game a book is built from when none is said.
+pub const DEFAULT_BUILD_MAX_PLY: u32 = 16;
+/// Games a move needs to enter a built book when none is said (Polyglot's `-min-game` default).
+pub const DEFAULT_BUILD_MIN_GAMES: u32 = 3;
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct BuildOptions {
     /// Only the first `max_ply` moves of each game are used.
@@ -46,11 +51,11 @@ pub struct BuildOptions {
 }
 
 impl Default for BuildOptions {
-    /// The defaults: 16 plies, 3 games (Polyglot's `-min-game` default).
+    /// [`DEFAULT_BUILD_MAX_PLY`] plies, [`DEFAULT_BUILD_MIN_GAMES`] games.
     fn default() -> Self {
         BuildOptions {
-            max_ply: 16,
-            min_games: 3,
+            max_ply: DEFAULT_BUILD_MAX_PLY,
+            min_games: DEFAULT_BUILD_MIN_GAMES,
         }
     }
 }

@@ -12,19 +12,20 @@
 ``FERROCHESS_ENGINES``
     How many engines search at once (default: the number of CPUs). Each has its own table.
 ``FERROCHESS_HASH_MB``
-    Transposition table of each engine, in MiB (default 16).
+    Transposition table of each engine, in MiB (default :data:`ferrochess.DEFAULT_HASH_MB`).
 ``FERROCHESS_MAX_THINK_SECONDS``
-    The longest a request may search (default 3.0); weaker levels stop much sooner.
+    The longest a request may search; weaker levels stop much sooner.
 ``FERROCHESS_BUSY_WAIT_SECONDS``
-    How long a request waits for a free engine before the answer is 503 with ``Retry-After``
-    (default 2.0).
+    How long a request waits for a free engine before the answer is 503 with ``Retry-After``.
 ``FERROCHESS_DEFAULT_LEVEL``
-    The level the page starts at (default 4).
+    The level the page starts at (default :data:`ferrochess.DEFAULT_LEVEL`).
 ``FERROCHESS_NATURAL_DELAY``
-    Whether levels below full strength take a natural, short time to reply (default True).
+    Whether levels below full strength take a natural, short time to reply.
 ``FERROCHESS_REVIEW_NODES``, ``FERROCHESS_JUDGE_NODES``, ``FERROCHESS_DRAW_NODES``
     Nodes searched per position of a review, per try in "learn from your mistakes" and to decide
-    on a draw offer (defaults 150,000, 300,000, 300,000).
+    on a draw offer.
+
+The defaults of these service settings are :class:`~ferrochess.web.service.Settings`'s.
 ``MAX_CONTENT_LENGTH``
     Largest request body in bytes (default 64 KiB); a larger one is refused with 400.
 
@@ -42,23 +43,26 @@ from typing import Any
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from ferrochess._core import DEFAULT_BOOK, DEFAULT_HASH_MB
 from ferrochess.web.pool import EnginePool
 from ferrochess.web.service import GameService, Settings
 
 __all__ = ["create_app", "EnginePool", "GameService", "Settings"]
 
+_SETTINGS = Settings()
 DEFAULTS: dict[str, Any] = {
-    "FERROCHESS_BOOK": "default",
+    "FERROCHESS_BOOK": DEFAULT_BOOK,
     "FERROCHESS_SYZYGY_PATH": None,
     "FERROCHESS_ENGINES": os.cpu_count() or 2,
-    "FERROCHESS_HASH_MB": 16,
-    "FERROCHESS_MAX_THINK_SECONDS": 3.0,
-    "FERROCHESS_BUSY_WAIT_SECONDS": 2.0,
-    "FERROCHESS_DEFAULT_LEVEL": 4,
-    "FERROCHESS_NATURAL_DELAY": True,
-    "FERROCHESS_REVIEW_NODES": 150_000,
-    "FERROCHESS_JUDGE_NODES": 300_000,
-    "FERROCHESS_DRAW_NODES": 300_000,
+    "FERROCHESS_HASH_MB": DEFAULT_HASH_MB,
+    # The service's own defaults (Settings), not copies of them.
+    "FERROCHESS_MAX_THINK_SECONDS": _SETTINGS.max_think_seconds,
+    "FERROCHESS_BUSY_WAIT_SECONDS": _SETTINGS.busy_wait_seconds,
+    "FERROCHESS_DEFAULT_LEVEL": _SETTINGS.default_level,
+    "FERROCHESS_NATURAL_DELAY": _SETTINGS.natural_delay,
+    "FERROCHESS_REVIEW_NODES": _SETTINGS.review_nodes,
+    "FERROCHESS_JUDGE_NODES": _SETTINGS.judge_nodes,
+    "FERROCHESS_DRAW_NODES": _SETTINGS.draw_nodes,
     "MAX_CONTENT_LENGTH": 64 * 1024,
 }
 

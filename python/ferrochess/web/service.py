@@ -29,6 +29,7 @@ import chess.engine
 import chess.pgn
 
 from ferrochess import rules
+from ferrochess._core import DEFAULT_LEVEL
 from ferrochess.analysis import JUDGEMENTS, analyse_game, winning_chances
 from ferrochess.engine import Engine, levels
 from ferrochess.exceptions import IllegalMoveError, InvalidFenError
@@ -105,7 +106,8 @@ class Settings:
     """The longest a move's search may take; weaker levels stop much sooner."""
     busy_wait_seconds: float = 2.0
     """How long a request waits for a free engine before :class:`Busy`."""
-    default_level: int = 4
+    default_level: int = DEFAULT_LEVEL
+    """The level a game starts at when the page does not say (the core's default)."""
     natural_delay: bool = True
     """Whether levels below full strength take a natural time to reply."""
     review_nodes: int = 150_000

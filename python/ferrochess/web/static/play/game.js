@@ -62,7 +62,7 @@ export class PlayGame {
     this.moves = [];
     this.end = null;
     this.human = "white";
-    this.level = 4;
+    this.level = null; // the server's default level (from /api/levels) until one is chosen
     this.book = true;
     this.timeControl = null; // {initial, increment} ms, or null
     this.clock = null;
