@@ -84,6 +84,28 @@ def test_constants() -> None:
     assert ferrochess.MAX_DEPTH == 64
     assert ferrochess.MAX_HASH_MB == 16384
     assert 1 <= ferrochess.BENCH_DEPTH <= ferrochess.MAX_DEPTH
+    assert 1 <= ferrochess.DEFAULT_HASH_MB <= ferrochess.MAX_HASH_MB
+    assert 1 <= ferrochess.DEFAULT_THREADS <= ferrochess.MAX_THREADS
+    assert ferrochess.DEFAULT_LEVEL in {level.number for level in ferrochess.levels()}
+
+
+def test_the_bounds_the_core_exports_are_the_ones_it_enforces() -> None:
+    with Engine(hash_mb=1) as engine:
+        for multipv in (0, ferrochess.MAX_MULTIPV + 1):
+            with pytest.raises(ferrochess.InvalidLimitError, match=str(multipv)):
+                engine.analyse(START_FEN, Limit(depth=1), multipv=multipv)
+        infos = engine.analyse(START_FEN, Limit(depth=1), multipv=ferrochess.MAX_MULTIPV)
+        assert len(infos) == 20  # every legal move, fewer than the most lines
+    for threads in (0, ferrochess.MAX_THREADS + 1):
+        with pytest.raises(ferrochess.InvalidLimitError, match="threads"):
+            Engine(hash_mb=1, threads=threads)
+    with pytest.raises(ferrochess.InvalidLimitError, match="hash_mb"):
+        Engine(hash_mb=ferrochess.MAX_HASH_MB + 1)
+    with Engine() as engine:
+        assert (engine.hash_mb, engine.threads) == (
+            ferrochess.DEFAULT_HASH_MB,
+            ferrochess.DEFAULT_THREADS,
+        )
 
 
 # --- select_move ----------------------------------------------------------------------------
@@ -150,8 +172,8 @@ def test_bench_shape_and_determinism() -> None:
     assert first["depth"] == 2
     assert first["positions"] >= 1
     assert first["nodes"] >= first["positions"]
-    assert first["time"] >= 0.0
-    assert first["nps"] >= 0
+    assert first["time"] > 0.0
+    assert first["nps"] == pytest.approx(first["nodes"] / first["time"], rel=0.01)
     assert bench(2)["nodes"] == first["nodes"], "bench node count is the search's signature"
 
 
@@ -214,24 +236,59 @@ def test_play_accepts_fen_string(engine: Engine) -> None:
     check_info(result.info, chess.Board(KIWIPETE_FEN))
 
 
+TIME_SLACK = 0.5
+"""Seconds a timed search may overrun its limit in a test: it looks at the clock every 256 nodes
+(well under a millisecond); the slack is for a loaded machine's scheduling."""
+
+
 @pytest.mark.parametrize(
-    "limit",
+    ("limit", "binding"),
     [
-        Limit(depth=3),
-        Limit(nodes=2000),
-        Limit(time=0.05),
-        Limit(white_clock=1.0, black_clock=1.0),
-        Limit(white_clock=0.5, black_clock=0.5, white_inc=0.1, black_inc=0.1),
-        Limit(white_clock=2.0, black_clock=2.0, remaining_moves=30),
-        Limit(depth=64, nodes=3000),
-        Limit(depth=3, time=10.0, nodes=10**9),
+        (Limit(depth=3), "depth"),
+        (Limit(nodes=2000), "nodes"),
+        (Limit(time=0.05), "time"),
+        (Limit(white_clock=1.0, black_clock=1.0), "clock"),
+        (Limit(white_clock=0.5, black_clock=0.5, white_inc=0.1, black_inc=0.1), "clock"),
+        (Limit(white_clock=2.0, black_clock=2.0, remaining_moves=30), "clock"),
+        (Limit(depth=64, nodes=3000), "nodes"),
+        (Limit(depth=3, time=10.0, nodes=10**9), "depth"),
     ],
     ids=repr,
 )
-def test_play_honours_every_limit_kind(engine: Engine, limit: chess.engine.Limit) -> None:
+def test_play_honours_every_limit_kind(
+    engine: Engine, limit: chess.engine.Limit, binding: str
+) -> None:
+    """The limit that binds ends the search where it says: the depth asked is the depth reached,
+    a node limit is never passed (the search stops on that node), a time or a clock is kept."""
     board = chess.Board(MIDDLEGAME_FEN)
     result = engine.play(board, limit)
     assert_legal_move(board, result.move)
+    info = result.info
+    if binding == "depth":
+        assert info["depth"] == limit.depth
+    elif binding == "nodes":
+        assert info["nodes"] == limit.nodes
+        assert limit.depth is None or info["depth"] < limit.depth
+    elif binding == "time":
+        assert info["time"] <= limit.time + TIME_SLACK
+        assert info["depth"] < ferrochess.MAX_DEPTH
+    else:
+        # The engine plans a share of its clock and never spends the clock (its hard limit is
+        # half of it).
+        assert info["time"] <= limit.white_clock / 2 + TIME_SLACK
+        assert info["time"] < limit.white_clock
+    if limit.nodes is not None:
+        assert info["nodes"] <= limit.nodes
+
+
+def test_mate_limit_stops_at_that_mate(engine: Engine) -> None:
+    # Mate in 2 (Qxc2); with no other limit the search ends only because it found the mate, by
+    # the depth a mate in 2 needs (3 plies).
+    fen = "1r4k1/p4pp1/7p/8/qB1pP3/P2P4/2P2r2/KR6 b - - 4 37"
+    info = engine.analyse(fen, Limit(mate=2))
+    assert info["score"].relative == chess.engine.Mate(2)
+    assert info["depth"] <= 3
+    assert info["pv"][0] == chess.Move.from_uci("a4c2")
 
 
 def test_play_mate_limit_finds_mate(engine: Engine) -> None:

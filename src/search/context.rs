@@ -13,7 +13,7 @@ use super::switches::SearchSwitches;
 use crate::eval;
 use crate::limits::{StopFlag, TimeManager};
 use crate::position::Position;
-use crate::score::Score;
+use crate::score::{MAX_PLY, Score};
 use crate::tablebase::Tablebases;
 use crate::transposition::TranspositionTable;
 use shakmaty::Move;
@@ -119,6 +119,22 @@ impl Context<'_> {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// What every node assumes, checked in debug builds (`cargo test`): a window with room in it,
+    /// inside the score range, and a ply inside the stacks (PV, killers).
+    #[inline]
+    pub(super) fn debug_check_node(&self, alpha: Score, beta: Score) {
+        debug_assert!(alpha < beta, "empty window {alpha:?}..{beta:?}");
+        debug_assert!(
+            -Score::INFINITE <= alpha && beta <= Score::INFINITE,
+            "window {alpha:?}..{beta:?} outside the score range"
+        );
+        debug_assert!(
+            self.position.ply() < MAX_PLY,
+            "ply {} beyond the stacks",
+            self.position.ply()
+        );
     }
 
     #[inline]

@@ -2,7 +2,7 @@
 //! window around the last score, several lines for MultiPV, and the time spent following the best
 //! move's stability.
 
-use shakmaty::{Move, Position as _};
+use shakmaty::{Chess, Move, Position as _};
 
 use super::context::Context;
 use super::mate::MateProofs;
@@ -59,6 +59,14 @@ impl Context<'_> {
                     Some((score, pv)) if !context.stopped => {
                         excluded.push(pv[0]);
                         let pv = context.complete_line(pv, depth as usize);
+                        debug_assert!(
+                            is_legal_line(context.position.board(), &pv),
+                            "an illegal line {pv:?} at depth {depth}"
+                        );
+                        debug_assert!(
+                            -Score::INFINITE < score && score < Score::INFINITE,
+                            "a root score {score:?} outside the score range"
+                        );
                         lines.push(Line { score, pv });
                     }
                     _ => break,
@@ -261,4 +269,16 @@ impl Context<'_> {
         }
         best
     }
+}
+
+/// Whether every move of `line` is legal, each in the position the ones before it reach.
+fn is_legal_line(board: &Chess, line: &[Move]) -> bool {
+    let mut board = board.clone();
+    line.iter().all(|&m| {
+        let legal = board.is_legal(m);
+        if legal {
+            board.play_unchecked(m);
+        }
+        legal
+    })
 }

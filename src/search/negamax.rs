@@ -23,6 +23,7 @@ impl Context<'_> {
     /// The value of the current position searched `depth` plies deep (plus extensions), within the
     /// window `alpha..beta`, from the side to move's point of view (fail-soft).
     pub(super) fn negamax(&mut self, mut depth: i32, mut alpha: Score, mut beta: Score) -> Score {
+        self.debug_check_node(alpha, beta);
         let ply = self.position.ply();
         self.pv.clear(ply);
 

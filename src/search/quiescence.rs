@@ -13,6 +13,7 @@ impl Context<'_> {
     /// The value of the current position once captures are resolved (fail-soft). In check, every
     /// evasion is searched and checkmate is recognised; stalemate is a draw.
     pub(super) fn quiescence(&mut self, mut alpha: Score, beta: Score) -> Score {
+        self.debug_check_node(alpha, beta);
         let ply = self.position.ply();
         self.pv.clear(ply);
         self.nodes += 1;
