@@ -46,8 +46,8 @@ lint: ## rustfmt, clippy -D warnings, ruff, mypy
 
 test: test-deps dev test-rust test-python test-notebooks ## install what tests need, run every test
 
-test-rust: ## cargo tests (no Python needed)
-	cargo test --release
+test-rust: ## cargo tests (no Python needed), with the search's debug-build invariants checked
+	cargo test
 
 test-python: ## pytest (needs `make dev` first)
 	MPLBACKEND=Agg $(PYTHON) -m pytest -q
