@@ -10,7 +10,9 @@ use ferrochess::limits::{SearchLimits, StopFlag};
 use ferrochess::position::{Position, START_FEN, move_to_uci};
 use ferrochess::score::{Score, ScoreKind};
 use ferrochess::search::params::POLL_INTERVAL_NODES;
-use ferrochess::search::{SearchInfo, SearchObserver, SearchRequest, Searcher, Silent};
+use ferrochess::search::{
+    SearchInfo, SearchObserver, SearchRequest, SearchSwitches, Searcher, Silent,
+};
 
 /// A search through the one entry, [`Searcher::think`], of `multipv` lines within `limits`.
 fn think(
@@ -85,6 +87,48 @@ fn a_mate_the_selective_steps_hide_is_proven_at_depth_two_n_minus_one() {
     assert_eq!(moves.len(), 3, "{moves:?}");
     let position = Position::from_fen_and_moves(fen, &moves).unwrap();
     assert!(position.board().is_checkmate(), "{moves:?}");
+}
+
+#[test]
+fn a_mate_in_two_is_found_at_depth_three_whatever_the_switches() {
+    let fen = "1r4k1/p4pp1/7p/8/qB1pP3/P2P4/2P2r2/KR6 b - - 4 37";
+    let all_on = SearchSwitches::default();
+    let switch_sets = [
+        all_on,
+        SearchSwitches {
+            pruning: false,
+            ..all_on
+        },
+        SearchSwitches {
+            quiescence: false,
+            move_ordering: false,
+            transposition_table: false,
+            ..all_on
+        },
+        SearchSwitches {
+            alpha_beta: false,
+            quiescence: false,
+            move_ordering: false,
+            transposition_table: false,
+            pruning: false,
+        },
+    ];
+    for switches in switch_sets {
+        let mut position = Position::from_fen(fen).unwrap();
+        let mut searcher = Searcher::new(16).unwrap();
+        searcher.set_switches(switches);
+        let limits = SearchLimits::depth(3);
+        let info = think(
+            &mut searcher,
+            &mut position,
+            &limits,
+            1,
+            &StopFlag::new(),
+            &mut Silent,
+        );
+        assert_eq!(best(&info), "a4c2", "{switches:?}");
+        assert_eq!(score(&info), ScoreKind::Mate(2), "{switches:?}");
+    }
 }
 
 #[test]

@@ -4,7 +4,8 @@
 //! move pruning), so on its own a search of depth `2N - 1` can miss a mate in `N` moves. The proof
 //! tries every move of the mating side and every reply of the other, so a mate in `N` moves,
 //! `N` up to [`MATE_PROOF_MAX_PLIES`]` / 2 + 1`, is found by the iteration of depth `2N - 1`
-//! whatever the switches.
+//! whatever the switches (with the selective steps off the search finds it itself, and no proof
+//! runs).
 //!
 //! It is cheap because a position without a short mate is refuted at once: one reply of the
 //! defender that escapes ends a node, and on its last move the mating side tries only checks.
@@ -55,7 +56,9 @@ impl Context<'_> {
         wanted: usize,
     ) {
         let depth = depth as i32;
-        if depth % 2 == 0 || depth > MATE_PROOF_MAX_PLIES {
+        // Without the selective steps the search is exact to its depth and finds these mates
+        // itself; the textbook searches (minimax, plain alpha-beta) stay what they are.
+        if depth % 2 == 0 || depth > MATE_PROOF_MAX_PLIES || !self.switches.selective() {
             return;
         }
         while proofs.plies_done < depth && proofs.lines.len() < wanted {
