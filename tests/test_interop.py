@@ -102,6 +102,18 @@ def test_pov_score_conversion() -> None:
     assert score.black() == chess.engine.Mate(2)
 
 
+SEARCH_FIELDS: dict[str, Any] = {
+    "source": "search",
+    "book_weight": None,
+    "book_moves": [],
+    "wdl": None,
+    "dtz": None,
+    "tablebase_error": None,
+    "stats": {"quiescence_nodes": 0, "cutoffs": 0, "tt_hits": 0},
+}
+"""The core's fields of a searched result that the tests below do not vary."""
+
+
 def test_info_dicts_conversion() -> None:
     result: Any = {
         "move": "e1g1",
@@ -123,13 +135,7 @@ def test_info_dicts_conversion() -> None:
             },
             {"multipv": 2, "score_cp": 10, "score_mate": None, "tablebase": None, "pv": ["d5e6"]},
         ],
-        "source": "search",
-        "book_weight": None,
-        "book_moves": [],
-        "wdl": None,
-        "dtz": None,
-        "tablebase_error": None,
-        "stats": {"quiescence_nodes": 0, "cutoffs": 0, "tt_hits": 0},
+        **SEARCH_FIELDS,
     }
     first, second = info_dicts(result, chess.WHITE)
     assert first["pv"] == [chess.Move.from_uci("e1g1"), chess.Move.from_uci("e8c8")]
@@ -196,13 +202,7 @@ def test_info_dicts_carry_the_tablebase_verdict_of_each_line() -> None:
                 "pv": ["d2d4"],
             },
         ],
-        "source": "search",
-        "book_weight": None,
-        "book_moves": [],
-        "wdl": None,
-        "dtz": None,
-        "tablebase_error": None,
-        "stats": {"quiescence_nodes": 0, "cutoffs": 0, "tt_hits": 0},
+        **SEARCH_FIELDS,
     }
     first, second = info_dicts(result, chess.BLACK)
     assert first["tablebase"] == "cursed win"  # type: ignore[typeddict-item]
