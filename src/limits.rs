@@ -263,6 +263,44 @@ mod tests {
     }
 
     #[test]
+    fn the_move_overhead_is_taken_off_the_clock_once() {
+        let clock = Duration::from_millis(3_000);
+        let planned = |overhead: Option<Duration>| {
+            let limits = SearchLimits {
+                white_clock: Some(clock),
+                move_overhead: overhead,
+                ..SearchLimits::default()
+            };
+            TimeManager::new(&limits, Color::White).budget().unwrap()
+        };
+        let overhead = Duration::from_millis(300);
+        // An even share of what the overhead leaves, over the default moves to go.
+        assert_eq!(
+            planned(Some(overhead)),
+            (clock - overhead) / DEFAULT_MOVES_TO_GO
+        );
+        assert_eq!(planned(Some(Duration::ZERO)), clock / DEFAULT_MOVES_TO_GO);
+        let default = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
+        assert_eq!(planned(None), (clock - default) / DEFAULT_MOVES_TO_GO);
+        // A move time is spent whole (less the margin that gets the move out in time).
+        let limits = SearchLimits {
+            movetime: Some(clock),
+            move_overhead: Some(overhead),
+            ..SearchLimits::default()
+        };
+        let budget = TimeManager::new(&limits, Color::White).budget().unwrap();
+        assert_eq!(budget, clock - Duration::from_millis(MOVETIME_MARGIN_MS));
+        // The overhead is not a limit: with it alone the search is still unbounded.
+        assert!(
+            SearchLimits {
+                move_overhead: Some(overhead),
+                ..SearchLimits::default()
+            }
+            .is_infinite()
+        );
+    }
+
+    #[test]
     fn clock_budget_stays_inside_the_clock() {
         let limits = SearchLimits {
             white_clock: Some(Duration::from_secs(10)),

@@ -491,3 +491,24 @@ fn parse_go(arguments: &str, overhead_ms: u64) -> Result<(SearchLimits, bool, bo
     }
     Ok((limits, infinite, ponder))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_passes_the_clocks_whole_and_the_overhead_beside_them() {
+        let (limits, infinite, ponder) =
+            parse_go("wtime 3000 btime 2000 winc 10 movestogo 0 depth 99", 40).unwrap();
+        assert_eq!(limits.white_clock, Some(Duration::from_millis(3_000)));
+        assert_eq!(limits.black_clock, Some(Duration::from_millis(2_000)));
+        assert_eq!(limits.white_increment, Some(Duration::from_millis(10)));
+        assert_eq!(limits.move_overhead, Some(Duration::from_millis(40)));
+        // A GUI's out-of-range numbers are brought into range, not refused.
+        assert_eq!(limits.moves_to_go, Some(1));
+        assert_eq!(limits.depth, Some(MAX_DEPTH));
+        assert!(!infinite && !ponder);
+        let (limits, infinite, _) = parse_go("infinite", 40).unwrap();
+        assert!(infinite && limits.is_infinite());
+    }
+}
