@@ -62,9 +62,14 @@ def check_info(info: chess.engine.InfoDict, board: chess.Board) -> None:
     assert info["depth"] >= 1
     assert info["seldepth"] >= info["depth"]
     assert info["nodes"] >= 1
-    assert info["time"] >= 0.0
+    assert info["time"] > 0.0
+    # nps is counted over whole microseconds (the float time may round either side of one).
+    micros = int(info["time"] * 1_000_000)
+    assert info["nps"] in {
+        info["nodes"] * 1_000_000 // max(m, 1) for m in (micros - 1, micros, micros + 1)
+    }
     assert 0 <= info["hashfull"] <= 1000
-    assert info["tbhits"] >= 0
+    assert info["tbhits"] <= info["nodes"]  # at most one probe per node
     assert info["source"] == "search"  # type: ignore[typeddict-item]
 
 
