@@ -40,7 +40,9 @@ impl Context<'_> {
         let mut last_best = None;
         let mut proofs = MateProofs::default();
         for depth in 1..=max_depth {
-            // Short mates proven in full width, which the selective search may not see yet.
+            // Short mates proven in full width, which the selective search may not see yet (the
+            // 368 mates of tests/data/mates.epd all found at depth 2N - 1; +19 Elo, 95% -7..+44,
+            // over 300 games at 5 s + 0.05 s: BENCHMARKS.md, "Mate proofs").
             context.prove_mates(&mut proofs, depth, &root_moves, lines_wanted);
             if context.stopped {
                 break;
