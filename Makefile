@@ -46,8 +46,9 @@ lint: ## rustfmt, clippy -D warnings, ruff, mypy
 
 test: test-deps dev test-rust test-python test-notebooks ## install what tests need, run every test
 
-test-rust: ## cargo tests (no Python needed), with the search's debug-build invariants checked
+test-rust: ## cargo tests (debug assertions on: the search's invariants), then the native UCI binary test_uci drives
 	cargo test
+	cargo build --release --bin ferrochess-uci
 
 test-python: ## pytest (needs `make dev` first)
 	MPLBACKEND=Agg $(PYTHON) -m pytest -q
