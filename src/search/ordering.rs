@@ -161,7 +161,7 @@ pub fn score_captures(moves: &MoveList) -> MoveScores {
 }
 
 /// Moves the best-scored move among `start..` to `start`: a selection sort, one step at a time, so
-/// that a cut-off on an early move saves sorting the rest; from the [`SORT_AFTER`]th move on
+/// that a cut-off on an early move saves sorting the rest; from the `SORT_AFTER`th move on
 /// (past the table move, the good captures and the killers, mostly) the rest is sorted at once.
 #[inline]
 pub fn pick_next(moves: &mut MoveList, scores: &mut [i32], start: usize) {
