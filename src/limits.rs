@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Color;
 
-use crate::error::Error;
+use crate::error::{Error, check_range};
 use crate::search::params::{
     DEFAULT_MOVE_OVERHEAD_MS, DEFAULT_MOVES_TO_GO, HARD_LIMIT_CLOCK_FRACTION, HARD_LIMIT_SHARES,
     INCREMENT_USED, MAX_CLOCK_FRACTION, MAX_MOVE_OVERHEAD_MS, MAX_MOVES_TO_GO_PLANNED,
@@ -55,27 +55,12 @@ impl SearchLimits {
 
     /// Whether no limit is set (the search then ends only when stopped).
     pub fn is_infinite(&self) -> bool {
-        let SearchLimits {
-            depth,
-            nodes,
-            movetime,
-            white_clock,
-            black_clock,
-            white_increment,
-            black_increment,
-            moves_to_go,
-            mate,
-            move_overhead: _,
-        } = self;
-        depth.is_none()
-            && nodes.is_none()
-            && movetime.is_none()
-            && white_clock.is_none()
-            && black_clock.is_none()
-            && white_increment.is_none()
-            && black_increment.is_none()
-            && moves_to_go.is_none()
-            && mate.is_none()
+        // The overhead only shapes a clock: it is no limit of its own.
+        let limits = SearchLimits {
+            move_overhead: None,
+            ..self.clone()
+        };
+        limits == SearchLimits::default()
     }
 
     /// Checks every field; the error names the offending one and quotes its value.
@@ -107,15 +92,7 @@ impl SearchLimits {
 
 /// Validates a depth given by a user: 1 to [`MAX_DEPTH`].
 pub fn check_depth(depth: i64) -> Result<u32, Error> {
-    if (1..=MAX_DEPTH as i64).contains(&depth) {
-        Ok(depth as u32)
-    } else {
-        Err(Error::argument(
-            "depth",
-            depth,
-            format!("must be between 1 and {MAX_DEPTH}"),
-        ))
-    }
+    check_range("depth", depth, 1, MAX_DEPTH as usize).map(|depth| depth as u32)
 }
 
 /// Converts a time in seconds given by a user into a duration, rejecting NaN, infinities, negative

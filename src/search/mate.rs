@@ -187,9 +187,10 @@ impl Context<'_> {
     }
 }
 
-/// Checks first, then captures of the most valuable pieces, then the rest (stable).
+/// Checks first, then captures of the most valuable pieces, then the rest (stable). Each move's
+/// key is computed once: whether it gives check costs a copy of the board.
 fn order_attacks(board: &Chess, moves: &mut MoveList) {
-    moves.sort_by_key(|m| {
+    moves.sort_by_cached_key(|m| {
         let check = gives_check(board, *m);
         let capture = m.capture().map_or(0, role_value);
         (!check, -capture)
