@@ -44,6 +44,15 @@ pub enum TablebaseVerdict {
 }
 
 impl TablebaseVerdict {
+    /// Every verdict, best first (so one side's verdict is the other's read from the far end).
+    pub const ALL: [TablebaseVerdict; 5] = [
+        TablebaseVerdict::Win,
+        TablebaseVerdict::CursedWin,
+        TablebaseVerdict::Draw,
+        TablebaseVerdict::BlessedLoss,
+        TablebaseVerdict::Loss,
+    ];
+
     /// The verdict of a WDL value as `chess.syzygy` gives it (2 win, 1 cursed win, 0 draw,
     /// -1 blessed loss, -2 loss); `None` for any other value.
     pub const fn from_wdl(wdl: i32) -> Option<TablebaseVerdict> {

@@ -22,6 +22,7 @@ __all__ = [
     "DEFAULT_BUILD_MAX_PLY",
     "DEFAULT_BUILD_MIN_GAMES",
     "BENCH_DEPTH",
+    "TABLEBASE_VERDICTS",
     "Engine",
     "Book",
     "select_move",
@@ -66,6 +67,10 @@ DEFAULT_BUILD_MAX_PLY: int
 
 DEFAULT_BUILD_MIN_GAMES: int
 """:func:`build_book`'s games per move when ``min_games`` is None."""
+
+TABLEBASE_VERDICTS: list[str]
+"""The words of a tablebase verdict, best first: "win", "cursed win", "draw", "blessed loss",
+"loss"."""
 
 BENCH_DEPTH: int
 """The search depth :func:`bench` uses when none is given."""

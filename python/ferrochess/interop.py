@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Union, cast
 import chess
 import chess.engine
 
+from ferrochess import _core
 from ferrochess.exceptions import InvalidFenError, InvalidLimitError
 
 if TYPE_CHECKING:
@@ -176,7 +177,7 @@ def pov_score(line: _Line, turn: chess.Color) -> chess.engine.PovScore:
     return chess.engine.PovScore(chess.engine.Cp(cp), turn)
 
 
-TABLEBASE_VERDICTS = ("win", "cursed win", "draw", "blessed loss", "loss")
+TABLEBASE_VERDICTS: tuple[str, ...] = tuple(_core.TABLEBASE_VERDICTS)
 """The values of an InfoDict's ``"tablebase"``, best first: what the Syzygy tables say of the
 position from the side to move's point of view, counting the 50-move rule (``chess.syzygy``'s WDL
 2, 1, 0, -1, -2: a cursed win is a win the rule turns into a draw, a blessed loss a loss it

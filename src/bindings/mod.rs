@@ -32,6 +32,8 @@ fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
         crate::book::builder::DEFAULT_BUILD_MIN_GAMES,
     )?;
     module.add("BENCH_DEPTH", crate::bench::BENCH_DEPTH)?;
+    let verdicts = crate::score::TablebaseVerdict::ALL.map(crate::score::TablebaseVerdict::name);
+    module.add("TABLEBASE_VERDICTS", verdicts.to_vec())?;
     module.add_class::<engine::Engine>()?;
     module.add_class::<book::Book>()?;
     module.add_class::<tablebase::Tablebase>()?;
