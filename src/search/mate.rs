@@ -1,7 +1,8 @@
 //! Mate proofs: a full-width AND/OR search, beside the selective one, for the short mates that
-//! pruning can hide. The selective steps trade exactness for depth (a queen sacrifice that mates
-//! looks lost to reverse futility pruning one ply later; a quiet mating check is a late move to late
-//! move pruning), so on its own a search of depth `2N - 1` can miss a mate in `N` moves. The proof
+//! pruning can hide. The selective steps trade exactness for depth (a sacrifice that mates can look
+//! lost to a pruned reply, a quiet mating check can be reduced or pruned as a late move), so on
+//! its own a search of depth `2N - 1` can miss a mate in `N` moves (which step hid which mate of
+//! the suite was not traced). The proof
 //! tries every move of the mating side and every reply of the other, so a mate in `N` moves,
 //! `N` up to [`MATE_PROOF_MAX_PLIES`]` / 2 + 1`, is found by the iteration of depth `2N - 1`
 //! whatever the switches (with the selective steps off the search finds it itself, and no proof
