@@ -86,6 +86,28 @@ bench: ## speed benchmarks, a few minutes; see BENCHMARKS.md
 bench-tutorial: ## ferrochess vs the tutorial-style pure-Python engine (about 7 minutes)
 	$(PYTHON) benches/compare_python.py --peer both --tutorial-budget 60
 
+# Self-play training positions for the network (src/datagen.rs): resumable, so run it again to go on
+# (Ctrl-C loses only the games in progress). More options in DATAGEN_ARGS, e.g. "--threads 2 --seed 3".
+DATAGEN_DIR ?= target/datagen
+DATAGEN_POSITIONS ?= 2000000
+DATAGEN_ARGS ?=
+
+.PHONY: datagen
+datagen: ## self-play training data into DATAGEN_DIR (target/datagen) up to DATAGEN_POSITIONS (2,000,000)
+	cargo run --release --bin ferrochess-datagen -- --output $(DATAGEN_DIR) \
+		--positions $(DATAGEN_POSITIONS) $(DATAGEN_ARGS)
+
+# Trains a network (benches/nnue_train.rs) on TRAIN_DATA: the shared self-play positions and what
+# `make datagen` wrote. docs/nnue.md records the data and settings of the compiled-in network.
+TRAIN_DATA ?= $(wildcard ../shared/data/selfplay/*.txt.gz) $(wildcard $(DATAGEN_DIR)/*.txt)
+TRAIN_OUTPUT ?= target/nnue/trained.nnue
+TRAIN_ARGS ?= --hidden 128 --epochs 4 --batch 4096 --lr 0.002 --wdl 0.0 --validation 20
+
+.PHONY: train
+train: ## train a network on TRAIN_DATA into TRAIN_OUTPUT (target/nnue/trained.nnue)
+	@mkdir -p $(dir $(TRAIN_OUTPUT))
+	cargo run --release --example nnue_train -- $(TRAIN_DATA) --output $(TRAIN_OUTPUT) $(TRAIN_ARGS)
+
 book: ## rebuild the compiled-in default book from src/book/openings/eco_lines.pgn (then `make dev`)
 	$(PYTHON) -m ferrochess book build src/book/openings/eco_lines.pgn -o src/book/default.bin \
 		--max-ply 12 --min-games 1

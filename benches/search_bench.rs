@@ -1,14 +1,109 @@
-//! `cargo bench --bench search_bench [-- DEPTH]`: the bench signature and speed, without Python.
+//! `cargo bench --bench search_bench [-- DEPTH]`: the bench signature and speed, without Python,
+//! with the network (the signature) and the hand-crafted evaluation in the same run; then what
+//! one evaluation costs with each, timed along random lines from the bench positions (the
+//! network's accumulators updated move by move, as in the search), and the share of the
+//! search's time that the evaluations take (evaluations per node x time per evaluation / time
+//! per node).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use ferrochess::bench::{BENCH_POSITIONS, BenchReport};
+use ferrochess::nnue::{Accumulators, Evaluation, default_network};
+use ferrochess::position::Position;
+use ferrochess::search::{SearchRequest, Searcher, Silent};
+use shakmaty::Position as _;
+
+/// Nanoseconds per evaluation along random lines (a push, an evaluation, more pushes, pops).
+fn evaluation_cost(evaluation: &Evaluation) -> f64 {
+    let mut random = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: usize| {
+        random ^= random << 13;
+        random ^= random >> 7;
+        random ^= random << 17;
+        (random % n as u64) as usize
+    };
+    let network = default_network();
+    let mut accumulators = Accumulators::new(&network);
+    let mut evaluations = 0u64;
+    let mut elapsed = 0.0;
+    for _round in 0..200 {
+        for fen in BENCH_POSITIONS {
+            let mut position = Position::from_fen(fen).expect("bench positions are valid");
+            for _ply in 0..12 {
+                let moves = position.board().legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                position.push(moves[next(moves.len())]);
+                let start = Instant::now();
+                let value = match evaluation {
+                    Evaluation::Classic => ferrochess::eval::evaluate(position.board()).value(),
+                    Evaluation::Network(network) => accumulators.evaluate(network, &position),
+                };
+                elapsed += start.elapsed().as_secs_f64();
+                black_box(value);
+                evaluations += 1;
+            }
+        }
+    }
+    elapsed * 1e9 / evaluations as f64
+}
+
+/// The bench with `evaluation`, and the evaluations its searches made.
+fn bench(depth: u32, evaluation: &Evaluation) -> (BenchReport, u64) {
+    let report = ferrochess::bench::run(depth, evaluation).expect("bench positions are valid");
+    let mut evaluations = 0;
+    for fen in BENCH_POSITIONS {
+        let mut position = Position::from_fen(fen).expect("bench positions are valid");
+        let mut searcher = Searcher::new(ferrochess::bench::BENCH_HASH_MB).expect("a small table");
+        searcher.set_evaluation(evaluation.clone());
+        let decision = searcher
+            .think(
+                &mut position,
+                &SearchRequest::depth(depth),
+                &ferrochess::limits::StopFlag::new(),
+                &mut Silent,
+            )
+            .expect("bench positions are valid");
+        evaluations += decision
+            .into_search()
+            .map_or(0, |info| info.stats.evaluations);
+    }
+    (report, evaluations)
+}
 
 fn main() {
     let depth = std::env::args()
         .skip(1)
         .find_map(|arg| arg.parse().ok())
         .unwrap_or(ferrochess::bench::BENCH_DEPTH);
-    let report = ferrochess::bench::run(depth).expect("bench positions are valid");
-    println!("positions: {}", report.positions);
-    println!("depth:     {}", report.depth);
-    println!("time:      {:.3} s", report.elapsed.as_secs_f64());
-    println!("nodes/s:   {}", report.nps());
-    println!("Bench: {}", report.nodes);
+    let network = Evaluation::default();
+    println!("positions: {}", BENCH_POSITIONS.len());
+    println!("depth:     {depth}");
+    let mut rates = Vec::new();
+    for (name, evaluation) in [
+        (network.name(), network.clone()),
+        ("classic".to_string(), Evaluation::Classic),
+    ] {
+        let (report, evaluations) = bench(depth, &evaluation);
+        let cost = evaluation_cost(&evaluation);
+        let per_node = report.elapsed.as_secs_f64() * 1e9 / report.nodes as f64;
+        let share = evaluations as f64 / report.nodes as f64 * cost / per_node;
+        println!(
+            "{name:>15}: Bench {:>9}  time {:.3} s  nodes/s {:>9}  evaluation {cost:.0} ns  \
+             evaluations/node {:.2}  evaluation share of time {:.0}%",
+            report.nodes,
+            report.elapsed.as_secs_f64(),
+            report.nps(),
+            evaluations as f64 / report.nodes as f64,
+            share * 100.0
+        );
+        rates.push((report.nps(), report.nodes));
+    }
+    println!(
+        "network/classic nodes/s: {:.2}",
+        rates[0].0 as f64 / rates[1].0 as f64
+    );
+    println!("Bench: {}", rates[0].1);
 }

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::error::Error;
 use crate::limits::StopFlag;
+use crate::nnue::Evaluation;
 use crate::position::Position;
 use crate::search::{SearchRequest, Searcher, Silent};
 
@@ -13,7 +14,7 @@ use crate::search::{SearchRequest, Searcher, Silent};
 pub const BENCH_DEPTH: u32 = 6;
 
 /// Transposition table size for each bench position, in megabytes.
-const BENCH_HASH_MB: usize = 16;
+pub const BENCH_HASH_MB: usize = 16;
 
 /// Openings, middlegames and endgames (many from Stockfish's bench), including two stalemates.
 #[rustfmt::skip]
@@ -78,20 +79,18 @@ impl BenchReport {
     }
 }
 
-/// Searches every bench position to `depth` with a new engine each time.
-pub fn run(depth: u32) -> Result<BenchReport, Error> {
+/// Searches every bench position to `depth` with a new engine each time, evaluating with
+/// `evaluation` (the signature is taken with [`Evaluation::default`], the compiled-in network).
+pub fn run(depth: u32, evaluation: &Evaluation) -> Result<BenchReport, Error> {
     let depth = crate::limits::check_depth(depth as i64)?;
     let start = Instant::now();
     let mut nodes = 0;
     for fen in BENCH_POSITIONS {
         let mut position = Position::from_fen(fen)?;
         let request = SearchRequest::depth(depth);
-        let decision = Searcher::new(BENCH_HASH_MB)?.think(
-            &mut position,
-            &request,
-            &StopFlag::new(),
-            &mut Silent,
-        )?;
+        let mut searcher = Searcher::new(BENCH_HASH_MB)?;
+        searcher.set_evaluation(evaluation.clone());
+        let decision = searcher.think(&mut position, &request, &StopFlag::new(), &mut Silent)?;
         nodes += decision.into_search().map_or(0, |info| info.nodes);
     }
     Ok(BenchReport {

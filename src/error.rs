@@ -34,6 +34,10 @@ pub enum Error {
     #[error("invalid opening book '{path}': {reason}")]
     InvalidBook { path: String, reason: String },
 
+    /// A network file (NNUE) is malformed: wrong format, size or hash.
+    #[error("invalid network file '{path}': {reason}")]
+    InvalidNetwork { path: String, reason: String },
+
     /// A tablebase file could not be read or is corrupt.
     #[error("tablebase error: {message}")]
     Tablebase { message: String },

@@ -19,10 +19,12 @@
 
 pub mod bench;
 pub mod book;
+pub mod datagen;
 pub mod error;
 pub mod eval;
 pub mod level;
 pub mod limits;
+pub mod nnue;
 pub mod perft;
 pub mod position;
 pub mod score;

@@ -207,6 +207,18 @@ impl Position {
         self.current().key
     }
 
+    /// The position `ply` plies after the search root (at most [`Position::ply`]).
+    #[inline]
+    pub fn board_at(&self, ply: usize) -> &Chess {
+        &self.states[self.root + ply].board
+    }
+
+    /// The key of the position `ply` plies after the search root (at most [`Position::ply`]).
+    #[inline]
+    pub fn key_at(&self, ply: usize) -> u64 {
+        self.states[self.root + ply].key
+    }
+
     /// Plies from the search root to the current position.
     #[inline]
     pub fn ply(&self) -> usize {

@@ -109,7 +109,7 @@ SEARCH_FIELDS: dict[str, Any] = {
     "wdl": None,
     "dtz": None,
     "tablebase_error": None,
-    "stats": {"quiescence_nodes": 0, "cutoffs": 0, "tt_hits": 0},
+    "stats": {"quiescence_nodes": 0, "cutoffs": 0, "tt_hits": 0, "evaluations": 0},
 }
 """The core's fields of a searched result that the tests below do not vary."""
 
@@ -165,7 +165,7 @@ def test_info_dicts_of_a_book_move() -> None:
         "wdl": None,
         "dtz": None,
         "tablebase_error": None,
-        "stats": {"quiescence_nodes": 0, "cutoffs": 0, "tt_hits": 0},
+        "stats": {"quiescence_nodes": 0, "cutoffs": 0, "tt_hits": 0, "evaluations": 0},
     }
     (info,) = info_dicts(result, chess.WHITE)
     assert info["source"] == "book"  # type: ignore[typeddict-item]

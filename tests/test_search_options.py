@@ -60,9 +60,10 @@ def test_quiescence_off_shows_the_horizon_effect() -> None:
 def test_full_engine_reports_its_statistics() -> None:
     info = analyse(SearchOptions(), POSITION, 5)
     stats = info["stats"]  # type: ignore[typeddict-item]
-    assert set(stats) == {"quiescence_nodes", "cutoffs", "tt_hits"}
+    assert set(stats) == {"quiescence_nodes", "cutoffs", "tt_hits", "evaluations"}
     assert 0 < stats["quiescence_nodes"] < info["nodes"]
     assert stats["cutoffs"] > 0 and stats["tt_hits"] > 0
+    assert 0 < stats["evaluations"] <= info["nodes"]
 
 
 TERMS = ("material", "placement", "pawn_structure", "passed_pawns", "mobility", "king_safety",

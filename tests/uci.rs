@@ -63,6 +63,8 @@ fn handshake_lists_the_options() {
         "Move Overhead",
         "UCI_LimitStrength",
         "UCI_Elo",
+        "Evaluation",
+        "EvalFile",
     ] {
         assert!(
             lines
@@ -73,6 +75,34 @@ fn handshake_lists_the_options() {
     }
     let uciok = lines.iter().position(|l| l == "uciok").unwrap();
     assert_eq!(lines[uciok + 1], "readyok");
+}
+
+#[test]
+fn the_evaluation_options_switch_between_network_classic_and_a_file() {
+    let network = ferrochess::nnue::default_network();
+    let directory =
+        std::env::temp_dir().join(format!("ferrochess-uci-eval-{}", std::process::id()));
+    std::fs::create_dir_all(&directory).unwrap();
+    let copy = directory.join("copy.nnue");
+    std::fs::write(&copy, network.to_bytes()).unwrap();
+    let truncated = directory.join("truncated.nnue");
+    std::fs::write(&truncated, &network.to_bytes()[..4096]).unwrap();
+    let lines = session(&format!(
+        "setoption name OwnBook value false\n\
+         setoption name Evaluation value classic\nposition startpos\ngo depth 3\n\
+         setoption name Evaluation value network\nsetoption name EvalFile value {}\n\
+         setoption name EvalFile value {}\nposition startpos\ngo depth 3\n\
+         setoption name Evaluation value sharp\nquit\n",
+        copy.display(),
+        truncated.display()
+    ));
+    std::fs::remove_dir_all(&directory).unwrap();
+    let said = |text: &str| lines.iter().any(|line| line.contains(text));
+    assert!(said("info string evaluation classic"), "{lines:?}");
+    assert!(said(&format!("info string evaluation {}", network.name())));
+    assert!(said("truncated.nnue") && said("truncated"), "{lines:?}");
+    assert!(said("'sharp' is not network or classic"), "{lines:?}");
+    assert_eq!(bestmoves(&lines).len(), 2);
 }
 
 #[test]

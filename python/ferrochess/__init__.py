@@ -46,6 +46,7 @@ from ferrochess.exceptions import (
     InvalidBookError,
     InvalidFenError,
     InvalidLimitError,
+    InvalidNetworkError,
     MissingTableError,
     TablebaseError,
 )
@@ -75,6 +76,7 @@ __all__ = [
     "InvalidBookError",
     "InvalidFenError",
     "InvalidLimitError",
+    "InvalidNetworkError",
     "Level",
     "MissingTableError",
     "Opening",

@@ -108,6 +108,8 @@ class _SearchStats(TypedDict):
     """Beta cut-offs in the main search."""
     tt_hits: int
     """Transposition table probes that found the position."""
+    evaluations: int
+    """Static evaluations computed (by the network or the hand-crafted evaluation)."""
 
 class _SearchInfo(TypedDict):
     """A search result, also passed to the callback after every completed iteration."""
@@ -324,6 +326,8 @@ class Engine:
         transposition_table: bool = True,
         threads: int | None = None,
         pruning: bool = True,
+        evaluation: str = ...,
+        eval_file: str | None = None,
     ) -> Engine:
         """Create an engine with a ``hash_mb`` mebibyte transposition table (None: 16).
 
@@ -336,10 +340,12 @@ class Engine:
         ``move_ordering`` and ``transposition_table`` switch those parts of the search off when
         False (for study; all on plays best), and ``pruning`` the selective search (null-move,
         futility and late move pruning, reductions). ``threads`` (None: 1) searches with that many
-        threads sharing the table (lazy SMP).
+        threads sharing the table (lazy SMP). ``evaluation`` is ``"network"`` (the compiled-in
+        network, or the network file ``eval_file``) or ``"classic"`` (the hand-crafted one).
         Raises InvalidLimitError for an out-of-range value (hash_mb outside 1..MAX_HASH_MB,
-        threads outside 1..MAX_THREADS, a bad choice name), FileError and InvalidBookError for a
-        bad book.
+        threads outside 1..MAX_THREADS, a bad choice or evaluation name), FileError for a missing
+        file, InvalidBookError for a bad book and InvalidNetworkError for a file that is not a
+        usable network.
         """
 
     def search(
@@ -391,6 +397,10 @@ class Engine:
     @property
     def hash_mb(self) -> int:
         """Size of the transposition table in mebibytes."""
+
+    @property
+    def evaluation(self) -> str:
+        """``"classic"`` or the network's name (``nn-`` and 12 hex digits)."""
 
     @property
     def threads(self) -> int:

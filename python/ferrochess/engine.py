@@ -58,6 +58,7 @@ BookSpec = Union[str, "os.PathLike[str]", None]
 """A book argument: ``"default"`` (the compiled-in book), the path of a Polyglot file, or None."""
 
 BookChoice = Literal["weighted", "uniform", "best"]
+EvaluationName = Literal["network", "classic"]
 """How a book move is picked: by weight at random, uniformly at random, or the heaviest."""
 
 
@@ -243,6 +244,11 @@ class Engine(Closing):
 
     ``search_options`` (a :class:`SearchOptions`) switches parts of the search off, for study.
 
+    ``evaluation`` is ``"network"`` (the default: a neural network, NNUE, compiled into the
+    package; ``eval_file`` loads another network file instead, and a file that is not one raises
+    InvalidNetworkError naming it) or ``"classic"``, the hand-crafted evaluation that
+    :func:`ferrochess.evaluate` takes apart term by term. :attr:`evaluation` says which plays.
+
     ``threads`` (1..MAX_THREADS, else InvalidLimitError) searches with that many threads sharing
     the transposition table (lazy SMP): on two cores two threads reach a given depth sooner (see
     BENCHMARKS.md); the search is then no longer reproducible node for node.
@@ -264,6 +270,8 @@ class Engine(Closing):
         syzygy_path: PathSpec = None,
         search_options: SearchOptions | None = None,
         threads: int = _core.DEFAULT_THREADS,
+        evaluation: EvaluationName = "network",
+        eval_file: PathSpec = None,
     ) -> None:
         options = search_options or SearchOptions()
         self._core: _core.Engine | None = _core.Engine(
@@ -280,8 +288,11 @@ class Engine(Closing):
             options.transposition_table,
             threads,
             options.pruning,
+            evaluation,
+            None if eval_file is None else os.fspath(eval_file),
         )
         self._search_options = options
+        self._evaluation = self._core.evaluation
         self._hash_mb = self._core.hash_mb
         self._threads = self._core.threads
         self._seed = self._core.seed
@@ -301,6 +312,12 @@ class Engine(Closing):
     def book(self) -> str | None:
         """The book :meth:`play` consults (``"default"`` or a path), or None."""
         return self._book
+
+    @property
+    def evaluation(self) -> str:
+        """How positions are evaluated: ``"classic"`` or the network's name (``nn-`` and the
+        first 12 hex digits of its weights' hash)."""
+        return self._evaluation
 
     @property
     def search_options(self) -> SearchOptions:

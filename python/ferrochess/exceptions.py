@@ -14,6 +14,7 @@ __all__ = [
     "FileError",
     "IllegalMoveError",
     "InvalidBookError",
+    "InvalidNetworkError",
     "InvalidFenError",
     "InvalidLimitError",
     "MissingTableError",
@@ -59,6 +60,12 @@ class FileError(FerrochessError, OSError):
 class InvalidBookError(FerrochessError, ValueError):
     """A Polyglot book file is malformed: its size is not a multiple of 16 bytes, or its keys are
     not sorted. The message names the path."""
+
+
+class InvalidNetworkError(FerrochessError, ValueError):
+    """A network file (``eval_file``) is not one the engine can use: not a ferrochess network,
+    another format version, truncated or too long for its sizes, or its weights do not match the
+    hash in its header. The message names the path and what is wrong."""
 
 
 class TablebaseError(FerrochessError, OSError):

@@ -208,7 +208,8 @@ def info_dicts(result: _SearchInfo, turn: chess.Color) -> list[chess.engine.Info
     ``tablebase`` is what the Syzygy tables say of the position, from ``turn``'s point of view
     (one of :data:`TABLEBASE_VERDICTS`), present only when known: always for a tablebase move,
     ``"win"`` or ``"loss"`` for a search's line the tables scored.
-    ``stats`` holds the search's counters (``quiescence_nodes``, ``cutoffs``, ``tt_hits``).
+    ``stats`` holds the search's counters (``quiescence_nodes``, ``cutoffs``, ``tt_hits``,
+    ``evaluations``).
     ``book_moves`` lists the position's book moves as ``(chess.Move, weight)`` when the engine has
     a book that knows the position. A result without lines (no legal move) gives a single
     InfoDict without score, pv and multipv.

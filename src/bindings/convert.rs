@@ -210,6 +210,7 @@ pub fn info_to_dict<'py>(py: Python<'py>, info: &SearchInfo) -> PyResult<Bound<'
     stats.set_item("quiescence_nodes", info.stats.quiescence_nodes)?;
     stats.set_item("cutoffs", info.stats.cutoffs)?;
     stats.set_item("tt_hits", info.stats.tt_hits)?;
+    stats.set_item("evaluations", info.stats.evaluations)?;
     dict.set_item("stats", stats)?;
     dict.set_item("source", "search")?;
     dict.set_item("book_weight", None::<u16>)?;
@@ -249,7 +250,7 @@ fn unsearched_dict<'py>(
     dict.set_item("move", uci)?;
     dict.set_item("ponder", None::<String>)?;
     let stats = PyDict::new(py);
-    for key in ["quiescence_nodes", "cutoffs", "tt_hits"] {
+    for key in ["quiescence_nodes", "cutoffs", "tt_hits", "evaluations"] {
         stats.set_item(key, 0)?;
     }
     dict.set_item("stats", stats)?;

@@ -16,6 +16,7 @@ use super::observer::{PythonObserver, on_main_thread};
 use crate::error::Error;
 use crate::level::Level;
 use crate::limits::StopFlag;
+use crate::nnue::Evaluation;
 use crate::position::Position;
 use crate::search::{
     DEFAULT_HASH_MB, DEFAULT_THREADS, Decision, SearchRequest, SearchSwitches, Searcher,
@@ -66,6 +67,26 @@ impl Engine {
     }
 }
 
+/// The evaluation `name` ("network" or "classic") asks for; with "network", `eval_file` names a
+/// network file to load instead of the compiled-in one.
+fn choose_evaluation(name: &str, eval_file: Option<&str>) -> Result<Evaluation, Error> {
+    match (name, eval_file) {
+        ("network", None) => Ok(Evaluation::default()),
+        ("network", Some(path)) => Evaluation::from_file(std::path::Path::new(path)),
+        ("classic", None) => Ok(Evaluation::Classic),
+        ("classic", Some(path)) => Err(Error::argument(
+            "eval_file",
+            format!("'{path}'"),
+            "a network file needs evaluation=\"network\"",
+        )),
+        (other, _) => Err(Error::argument(
+            "evaluation",
+            format!("'{other}'"),
+            "must be \"network\" or \"classic\"",
+        )),
+    }
+}
+
 #[pymethods]
 impl Engine {
     #[new]
@@ -73,7 +94,7 @@ impl Engine {
         hash_mb = None, seed = None, book = None, book_choice = "weighted".to_string(),
         book_min_weight = None, book_max_ply = None, syzygy_path = None, alpha_beta = true,
         quiescence = true, move_ordering = true, transposition_table = true, threads = None,
-        pruning = true
+        pruning = true, evaluation = "network".to_string(), eval_file = None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -91,6 +112,8 @@ impl Engine {
         transposition_table: bool,
         threads: Option<&Bound<'_, PyInt>>,
         pruning: bool,
+        evaluation: String,
+        eval_file: Option<String>,
     ) -> PyResult<Engine> {
         let integers = || -> Result<(usize, usize, BookArguments), Error> {
             let hash_mb = match optional_integer("hash_mb", hash_mb)? {
@@ -112,10 +135,12 @@ impl Engine {
         let (size, thread_count, book) = integers().map_err(|e| to_python(py, e))?;
         let seed_value = seed.as_ref().map(seed_bits).transpose()?;
         let searcher = without_gil(py, move || {
+            let evaluation = choose_evaluation(&evaluation, eval_file.as_deref())?;
             let player = book.into_player(seed_value)?;
             let tablebase = open_tablebase(syzygy_path.as_deref())?;
             let mut searcher = Searcher::new(size)?;
             searcher.set_threads(thread_count)?;
+            searcher.set_evaluation(evaluation);
             searcher.set_seed(seed_value.map(|seed| seed ^ LEVEL_SEED_SALT));
             searcher.set_book(player);
             searcher.set_tablebase(tablebase);
@@ -142,6 +167,13 @@ impl Engine {
     #[getter]
     fn hash_mb(&self) -> usize {
         self.hash_mb
+    }
+
+    /// How the engine evaluates positions: "classic" or the network's name ("nn-" and 12 hex
+    /// digits of its hash).
+    #[getter]
+    fn evaluation(&self, py: Python<'_>) -> String {
+        py.detach(|| self.lock().evaluation().name())
     }
 
     /// Threads per search.

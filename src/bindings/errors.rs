@@ -43,6 +43,9 @@ pub fn to_python(py: Python<'_>, error: Error) -> PyErr {
         Error::InvalidBook { .. } => {
             python_exception(py, "InvalidBookError", message, PyValueError::new_err)
         }
+        Error::InvalidNetwork { .. } => {
+            python_exception(py, "InvalidNetworkError", message, PyValueError::new_err)
+        }
         Error::Tablebase { .. } => {
             python_exception(py, "TablebaseError", message, PyOSError::new_err)
         }

@@ -75,7 +75,7 @@ pub fn bench<'py>(
     };
     let report = without_gil(py, move || {
         let depth = crate::limits::check_depth(depth)?;
-        crate::bench::run(depth)
+        crate::bench::run(depth, &crate::nnue::Evaluation::default())
     })?;
     let dict = PyDict::new(py);
     dict.set_item("positions", report.positions)?;

@@ -12,11 +12,16 @@ use super::smp::Shared;
 use super::switches::SearchSwitches;
 use crate::eval;
 use crate::limits::{StopFlag, TimeManager};
+use crate::nnue::{Accumulators, Network};
 use crate::position::Position;
 use crate::score::{MAX_PLY, Score};
 use crate::tablebase::Tablebases;
 use crate::transposition::TranspositionTable;
 use shakmaty::Move;
+
+/// The largest evaluation a network may give, in centipawns: well inside the ordinary scores
+/// (tablebase wins start at 20,000 less the longest line).
+const MAX_NETWORK_CP: i32 = 15_000;
 
 /// What every thread of one search shares and reads: the table, the flags, the tables of
 /// endgames, the switches and the limits that are not about time.
@@ -27,6 +32,8 @@ pub(super) struct Scope<'a> {
     pub(super) shared: &'a Shared,
     pub(super) tablebase: Option<&'a Tablebases>,
     pub(super) switches: SearchSwitches,
+    /// The network that evaluates positions; `None`: the hand-crafted evaluation.
+    pub(super) network: Option<&'a Network>,
     /// Some legal root moves are left out, so the root's result is not the position's value.
     pub(super) root_restricted: bool,
     pub(super) max_nodes: Option<u64>,
@@ -54,6 +61,8 @@ pub(super) struct Context<'a> {
     /// Probed after zeroing moves; `None` without tables, or once a table failed to be read.
     pub(super) tablebase: Option<&'a Tablebases>,
     pub(super) switches: SearchSwitches,
+    /// The network and this thread's accumulators along the line searched.
+    pub(super) network: Option<(&'a Network, Accumulators)>,
     pub(super) tbhits: u64,
     pub(super) tablebase_error: Option<String>,
     /// Best root move of the iteration in progress, for a search stopped during its first iteration.
@@ -87,6 +96,9 @@ impl<'a> Context<'a> {
             stopped: false,
             tablebase: scope.tablebase,
             switches: scope.switches,
+            network: scope
+                .network
+                .map(|network| (network, Accumulators::new(network))),
             tbhits: 0,
             tablebase_error: None,
             root_restricted: scope.root_restricted,
@@ -163,9 +175,18 @@ impl Context<'_> {
         }
     }
 
+    /// The static evaluation of the current position for the side to move: the network's (kept
+    /// within the ordinary scores, below tablebase wins and mates) or the hand-crafted one.
     #[inline]
-    pub(super) fn evaluate(&self) -> Score {
-        eval::evaluate(self.position.board())
+    pub(super) fn evaluate(&mut self) -> Score {
+        self.stats.evaluations += 1;
+        match &mut self.network {
+            Some((network, accumulators)) => {
+                let value = accumulators.evaluate(network, self.position);
+                Score::centipawns(value.clamp(-MAX_NETWORK_CP, MAX_NETWORK_CP))
+            }
+            None => eval::evaluate(self.position.board()),
+        }
     }
 
     pub(super) fn info(&self, depth: u32, lines: Vec<Line>) -> SearchInfo {

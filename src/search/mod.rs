@@ -25,6 +25,7 @@ use std::time::Instant;
 use crate::book::choice::{BookPlayer, Random};
 use crate::error::Error;
 use crate::limits::StopFlag;
+use crate::nnue::Evaluation;
 use crate::position::{Position, move_to_uci};
 use crate::tablebase::Tablebases;
 use crate::transposition::TranspositionTable;
@@ -50,6 +51,7 @@ pub struct Searcher {
     switches: SearchSwitches,
     /// Threads per search (lazy SMP), at least 1.
     threads: usize,
+    evaluation: Evaluation,
 }
 
 impl Searcher {
@@ -63,7 +65,17 @@ impl Searcher {
             random: Random::from_entropy(),
             switches: SearchSwitches::default(),
             threads: DEFAULT_THREADS,
+            evaluation: Evaluation::default(),
         })
+    }
+
+    /// How positions are evaluated: the compiled-in network unless set.
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        self.evaluation = evaluation;
+    }
+
+    pub fn evaluation(&self) -> &Evaluation {
+        &self.evaluation
     }
 
     /// Searches with `threads` threads (lazy SMP: they share the transposition table); at

@@ -26,8 +26,7 @@ impl Context<'_> {
             return self.evaluate();
         }
 
-        let board = self.position.board();
-        let in_check = board.is_check();
+        let in_check = self.position.board().is_check();
 
         // Stand pat: the side to move may decline every capture (not when in check). Deciding this
         // before generating moves saves the generation at most nodes.
@@ -40,6 +39,7 @@ impl Context<'_> {
             if alpha_beta && stand_pat >= beta {
                 return stand_pat;
             }
+            let board = self.position.board();
             // Delta pruning, whole node: not even winning a queen would reach alpha.
             let seventh_rank = Bitboard::from_rank(board.turn().relative_rank(Rank::Seventh));
             let promotion_possible = (board.our(Role::Pawn) & seventh_rank).any();
@@ -52,6 +52,7 @@ impl Context<'_> {
 
         // In check every evasion is searched (none is checkmate); otherwise only captures and
         // queen promotions, generated as such (most nodes here; a stalemate is not recognised).
+        let board = self.position.board();
         let mut moves = if in_check {
             let evasions = board.legal_moves();
             if evasions.is_empty() {

@@ -27,6 +27,8 @@ pub struct SearchStats {
     pub cutoffs: u64,
     /// Transposition table probes that found the position.
     pub tt_hits: u64,
+    /// Static evaluations computed (by the network or the hand-crafted evaluation).
+    pub evaluations: u64,
 }
 
 /// What the search knows after an iteration (or at its end).

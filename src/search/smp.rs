@@ -80,6 +80,7 @@ impl Searcher {
             shared: &shared,
             tablebase: self.tablebase.as_deref(),
             switches: self.switches,
+            network: self.evaluation.network(),
             root_restricted,
             max_nodes: limits.nodes,
         };

@@ -22,11 +22,12 @@ use crate::book::Book;
 use crate::book::choice::{BookOptions, BookPlayer};
 use crate::level::Level;
 use crate::limits::{MAX_DEPTH, SearchLimits, StopFlag, TimeManager};
+use crate::nnue::Evaluation;
 use crate::position::{Position, START_FEN, move_to_uci};
 use crate::score::ScoreKind;
 use crate::search::{Decision, SearchInfo, SearchObserver, SearchRequest, Searcher};
 use crate::tablebase::{SYZYGY_PATH_ENV, Tablebases};
-use options::{Changed, Options};
+use options::{Changed, DEFAULT_EVAL_FILE, EVALUATION_CLASSIC, Options};
 
 /// Runs the protocol until `quit` or the end of the input. A line that is not UTF-8 is read with
 /// its bad bytes replaced (and then is most likely an unknown command): it never ends the loop.
@@ -133,6 +134,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                     }
                     Ok(Changed::Book) => self.load_book(),
                     Ok(Changed::Tablebase) => self.load_tablebase(),
+                    Ok(Changed::Evaluation) => self.load_evaluation(),
                     Ok(Changed::Nothing) => {}
                     Err(message) => self.say(&format!("info string {message}")),
                 }
@@ -146,7 +148,8 @@ impl<W: Write + Send + 'static> Uci<W> {
             "ponderhit" => self.ponderhit(),
             "bench" => {
                 self.wait_search();
-                match crate::bench::run(crate::bench::BENCH_DEPTH) {
+                let evaluation = self.searcher().evaluation().clone();
+                match crate::bench::run(crate::bench::BENCH_DEPTH, &evaluation) {
                     Ok(report) => {
                         self.say(&format!("info string {} positions", report.positions));
                         self.say(&format!("Bench: {}", report.nodes));
@@ -194,6 +197,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                 }));
                 fresh.set_tablebase(searcher.tablebase_handle());
                 let _ = fresh.set_threads(searcher.threads());
+                fresh.set_evaluation(searcher.evaluation().clone());
                 *searcher = fresh;
             }
             Err(error) => {
@@ -213,6 +217,26 @@ impl<W: Write + Send + 'static> Uci<W> {
         };
         match player {
             Ok(player) => self.searcher().set_book(player),
+            Err(error) => self.say(&format!("info string error: {error}")),
+        }
+    }
+
+    /// The evaluation the options ask for: the hand-crafted one, the compiled-in network, or
+    /// the network in `EvalFile`. A file that cannot be used changes nothing and says why.
+    fn load_evaluation(&mut self) {
+        let file = self.options.eval_file.trim();
+        let evaluation = if self.options.evaluation == EVALUATION_CLASSIC {
+            Ok(Evaluation::Classic)
+        } else if file.is_empty() || file == DEFAULT_EVAL_FILE {
+            Ok(Evaluation::default())
+        } else {
+            Evaluation::from_file(std::path::Path::new(file))
+        };
+        match evaluation {
+            Ok(evaluation) => {
+                self.say(&format!("info string evaluation {}", evaluation.name()));
+                self.searcher().set_evaluation(evaluation);
+            }
             Err(error) => self.say(&format!("info string error: {error}")),
         }
     }

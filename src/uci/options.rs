@@ -25,7 +25,17 @@ pub struct Options {
     pub move_overhead_ms: u64,
     pub limit_strength: bool,
     pub elo: i64,
+    /// [`EVALUATION_NETWORK`] or [`EVALUATION_CLASSIC`].
+    pub evaluation: String,
+    /// [`DEFAULT_EVAL_FILE`] (the compiled-in network) or the path of a network file.
+    pub eval_file: String,
 }
+
+/// The `Evaluation` option's choices: the network (the default) or the hand-crafted evaluation.
+pub const EVALUATION_NETWORK: &str = "network";
+pub const EVALUATION_CLASSIC: &str = "classic";
+/// `EvalFile`'s value for the network compiled into the engine.
+pub const DEFAULT_EVAL_FILE: &str = "<default>";
 
 impl Default for Options {
     fn default() -> Self {
@@ -39,6 +49,8 @@ impl Default for Options {
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             limit_strength: false,
             elo: ELO_MAX,
+            evaluation: EVALUATION_NETWORK.to_string(),
+            eval_file: DEFAULT_EVAL_FILE.to_string(),
         }
     }
 }
@@ -90,6 +102,16 @@ impl Options {
             "option name UCI_LimitStrength type check default false"
         );
         spin(&mut out, "UCI_Elo", ELO_MAX, ELO_MIN, ELO_MAX);
+        let _ = writeln!(
+            out,
+            "option name Evaluation type combo default {} var {EVALUATION_NETWORK} var {EVALUATION_CLASSIC}",
+            self.evaluation
+        );
+        let _ = writeln!(
+            out,
+            "option name EvalFile type string default {}",
+            self.eval_file
+        );
         out
     }
 
@@ -163,6 +185,24 @@ impl Options {
                 self.elo = spin(ELO_MIN, ELO_MAX)?;
                 Ok(Changed::Nothing)
             }
+            "evaluation" => {
+                let choice = value.to_ascii_lowercase();
+                if choice != EVALUATION_NETWORK && choice != EVALUATION_CLASSIC {
+                    return Err(format!(
+                        "option {name}: '{value}' is not {EVALUATION_NETWORK} or {EVALUATION_CLASSIC}"
+                    ));
+                }
+                self.evaluation = choice;
+                Ok(Changed::Evaluation)
+            }
+            "evalfile" => {
+                self.eval_file = if value.is_empty() || value == "<empty>" {
+                    DEFAULT_EVAL_FILE.to_string()
+                } else {
+                    value.to_string()
+                };
+                Ok(Changed::Evaluation)
+            }
             _ => Err(format!("unknown option '{name}'")),
         }
     }
@@ -188,6 +228,8 @@ pub enum Changed {
     Threads,
     Book,
     Tablebase,
+    /// `Evaluation` or `EvalFile`.
+    Evaluation,
 }
 
 #[cfg(test)]

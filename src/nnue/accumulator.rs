@@ -1,0 +1,157 @@
+//! The accumulators: for each perspective, the hidden layer before its activation, updated as
+//! moves are made instead of recomputed.
+//!
+//! [`Accumulators`] is a stack beside the search's [`Position`], one entry per ply from the
+//! root. An entry remembers the key of the position it was computed for; evaluating a position
+//! walks back to the nearest ply whose entry still matches its position (usually the parent) and
+//! brings the entries forward from there, adding and subtracting the weight rows of the pieces
+//! that moved ([`Delta::between`] the two boards). Moves the search tried and took back leave
+//! stale entries above the current ply; their keys no longer match, so they are never used. In
+//! debug builds (`cargo test`) every evaluation is checked against a refresh from scratch.
+
+use shakmaty::{Board, Color, Position as _};
+
+use super::features::{self, Delta};
+use super::network::Network;
+use crate::position::Position;
+use crate::score::MAX_PLY;
+
+/// One accumulator stack: `MAX_PLY + 1` entries of two perspectives of `hidden` values each.
+pub struct Accumulators {
+    hidden: usize,
+    /// Entry `ply`, perspective `color`: `values[(2 * ply + color) * hidden..][..hidden]`.
+    values: Vec<i16>,
+    /// The key of the position each entry holds, `None` for an entry never computed.
+    keys: Vec<Option<u64>>,
+}
+
+impl Accumulators {
+    /// An empty stack for `network`.
+    pub fn new(network: &Network) -> Accumulators {
+        let hidden = network.architecture().hidden;
+        Accumulators {
+            hidden,
+            values: vec![0; (MAX_PLY + 1) * 2 * hidden],
+            keys: vec![None; MAX_PLY + 1],
+        }
+    }
+
+    /// The evaluation of `position`'s current position for the side to move, in centipawns.
+    pub fn evaluate(&mut self, network: &Network, position: &Position) -> i32 {
+        let ply = position.ply();
+        let board = position.board();
+        if ply > MAX_PLY {
+            // Never in a search (its stacks end at MAX_PLY); kept correct all the same.
+            let mut scratch = Accumulators::new(network);
+            scratch.refresh(network, 0, board.board(), position.key());
+            return scratch.output(network, 0, board);
+        }
+        self.update(network, position);
+        let value = self.output(network, ply, board);
+        #[cfg(debug_assertions)]
+        {
+            let mut fresh = Accumulators::new(network);
+            fresh.refresh(network, 0, board.board(), position.key());
+            debug_assert_eq!(
+                self.entry(ply, Color::White),
+                fresh.entry(0, Color::White),
+                "incremental accumulator diverged at ply {ply}: {}",
+                position.fen()
+            );
+            debug_assert_eq!(self.entry(ply, Color::Black), fresh.entry(0, Color::Black));
+        }
+        value
+    }
+
+    /// Brings the entry of the current ply up to date from the nearest matching one below it.
+    fn update(&mut self, network: &Network, position: &Position) {
+        let ply = position.ply();
+        let mut base = ply;
+        while self.keys[base] != Some(position.key_at(base)) {
+            if base == 0 {
+                self.refresh(network, 0, position.board_at(0).board(), position.key_at(0));
+                break;
+            }
+            base -= 1;
+        }
+        for next in base + 1..=ply {
+            let before = position.board_at(next - 1).board();
+            let after = position.board_at(next).board();
+            match Delta::between(before, after) {
+                Some(delta) => self.apply(network, next, &delta),
+                None => self.refresh(network, next, after, 0),
+            }
+            self.keys[next] = Some(position.key_at(next));
+        }
+    }
+
+    /// Entry `ply` computed from scratch for `board`.
+    fn refresh(&mut self, network: &Network, ply: usize, board: &Board, key: u64) {
+        let hidden = self.hidden;
+        for color in Color::ALL {
+            let start = (2 * ply + color as usize) * hidden;
+            let entry = &mut self.values[start..start + hidden];
+            entry.copy_from_slice(&network.feature_bias);
+            for input in features::active(board, color) {
+                add(
+                    entry,
+                    &network.feature_weights[input * hidden..(input + 1) * hidden],
+                );
+            }
+        }
+        self.keys[ply] = Some(key);
+    }
+
+    /// Entry `ply` from entry `ply - 1` and what changed on the board.
+    fn apply(&mut self, network: &Network, ply: usize, delta: &Delta) {
+        let hidden = self.hidden;
+        let (below, above) = self.values.split_at_mut(2 * ply * hidden);
+        let parent = &below[2 * (ply - 1) * hidden..];
+        for color in Color::ALL {
+            let offset = color as usize * hidden;
+            let entry = &mut above[offset..offset + hidden];
+            entry.copy_from_slice(&parent[offset..offset + hidden]);
+            for &(piece, square) in &delta.removed {
+                let input = features::index(color, piece, square);
+                subtract(
+                    entry,
+                    &network.feature_weights[input * hidden..(input + 1) * hidden],
+                );
+            }
+            for &(piece, square) in &delta.added {
+                let input = features::index(color, piece, square);
+                add(
+                    entry,
+                    &network.feature_weights[input * hidden..(input + 1) * hidden],
+                );
+            }
+        }
+    }
+
+    fn entry(&self, ply: usize, color: Color) -> &[i16] {
+        let start = (2 * ply + color as usize) * self.hidden;
+        &self.values[start..start + self.hidden]
+    }
+
+    fn output(&self, network: &Network, ply: usize, board: &shakmaty::Chess) -> i32 {
+        let turn = board.turn();
+        let bucket = network
+            .architecture()
+            .bucket(board.board().occupied().count());
+        network.output(self.entry(ply, turn), self.entry(ply, !turn), bucket)
+    }
+}
+
+#[inline]
+fn add(entry: &mut [i16], row: &[i16]) {
+    for (value, weight) in entry.iter_mut().zip(row) {
+        *value = value.wrapping_add(*weight);
+    }
+}
+
+#[inline]
+fn subtract(entry: &mut [i16], row: &[i16]) {
+    for (value, weight) in entry.iter_mut().zip(row) {
+        *value = value.wrapping_sub(*weight);
+    }
+}

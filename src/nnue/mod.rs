@@ -1,0 +1,82 @@
+//! The neural evaluation (NNUE): a perspective network, (768 -> N) x 2 -> 1, with quantised
+//! integer weights and accumulators updated incrementally as the search makes moves.
+//!
+//! - [`features`]: the 768 inputs (piece, square) seen from each side.
+//! - [`network`]: the file format, loading with its checks, and the integer output layer.
+//! - [`accumulator`]: the hidden layer kept up to date along the search's line.
+//!
+//! The engine plays with [`Evaluation::default`], the network compiled into it; the
+//! hand-crafted evaluation ([`crate::eval`]) stays as [`Evaluation::Classic`], for study and
+//! comparison. How the network was trained: `docs/nnue.md`.
+
+pub mod accumulator;
+pub mod features;
+pub mod network;
+#[cfg(test)]
+mod tests;
+
+use std::path::Path;
+use std::sync::{Arc, LazyLock};
+
+pub use accumulator::Accumulators;
+pub use network::{Activation, Architecture, FORMAT_VERSION, Network};
+
+use crate::error::Error;
+
+/// The name of the compiled-in network (`nn-` and its hash's first 12 hex digits), checked by
+/// the tests so that the file and its record in `docs/nnue.md` cannot drift apart.
+pub const DEFAULT_NETWORK_NAME: &str = "nn-c91171da4a2c";
+
+/// The network compiled into the engine (see `docs/nnue.md` for its record).
+static DEFAULT_NETWORK_BYTES: &[u8] = include_bytes!("default.nnue");
+
+static DEFAULT_NETWORK: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    Arc::new(
+        Network::from_bytes(DEFAULT_NETWORK_BYTES)
+            .expect("the compiled-in network is checked by the tests"),
+    )
+});
+
+/// The compiled-in network, shared.
+pub fn default_network() -> Arc<Network> {
+    Arc::clone(&DEFAULT_NETWORK)
+}
+
+/// How the engine evaluates a position.
+#[derive(Clone, Debug)]
+pub enum Evaluation {
+    /// The hand-crafted evaluation of [`crate::eval`] (material, tables, positional terms).
+    Classic,
+    /// A network.
+    Network(Arc<Network>),
+}
+
+impl Default for Evaluation {
+    /// The compiled-in network.
+    fn default() -> Evaluation {
+        Evaluation::Network(default_network())
+    }
+}
+
+impl Evaluation {
+    /// The network in the file at `path`; the error names the file and what is wrong with it.
+    pub fn from_file(path: &Path) -> Result<Evaluation, Error> {
+        Ok(Evaluation::Network(Arc::new(Network::load(path)?)))
+    }
+
+    /// `"classic"` or the network's name (`nn-` and 12 hex digits).
+    pub fn name(&self) -> String {
+        match self {
+            Evaluation::Classic => "classic".to_string(),
+            Evaluation::Network(network) => network.name(),
+        }
+    }
+
+    /// The network, if this is one.
+    pub fn network(&self) -> Option<&Network> {
+        match self {
+            Evaluation::Classic => None,
+            Evaluation::Network(network) => Some(network),
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! What the network code guarantees: the incremental accumulators equal a refresh from scratch
+//! along random games (moves made, taken back and replaced, null moves), the integer inference
+//! equals a floating-point reference within the rounding it makes, and a file that is not a
+//! usable network is refused with a reason.
+
+use shakmaty::{Chess, Color, Position as _};
+
+use super::features::{self, INPUTS};
+use super::network::{Activation, Architecture, Network};
+use super::{Accumulators, default_network};
+use crate::position::{Position, START_FEN};
+
+/// A small deterministic generator (splitmix64) for the random games.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn weight(&mut self, limit: i16) -> i16 {
+        (self.below(2 * limit as usize + 1) as i32 - i32::from(limit)) as i16
+    }
+}
+
+/// A network with random weights in the ranges a trainer writes.
+fn random_network(hidden: usize, buckets: usize, activation: Activation, seed: u64) -> Network {
+    let mut random = SplitMix(seed);
+    let architecture = Architecture {
+        hidden,
+        buckets,
+        activation,
+        qa: 255,
+        qb: 64,
+        scale: 400,
+    };
+    Network::from_parts(
+        architecture,
+        (0..INPUTS * hidden).map(|_| random.weight(400)).collect(),
+        (0..hidden).map(|_| random.weight(200)).collect(),
+        (0..buckets * 2 * hidden)
+            .map(|_| random.weight(127))
+            .collect(),
+        (0..buckets)
+            .map(|_| i32::from(random.weight(5000)))
+            .collect(),
+    )
+    .expect("weights within the checked ranges")
+}
+
+#[test]
+fn incremental_accumulators_equal_a_refresh_along_random_games() {
+    for (seed, network) in [
+        (1, random_network(32, 8, Activation::SquaredClippedRelu, 11)),
+        (2, random_network(64, 1, Activation::ClippedRelu, 12)),
+    ] {
+        let mut random = SplitMix(seed);
+        let mut checked = 0;
+        for _game in 0..20 {
+            let mut position = Position::from_fen(START_FEN).unwrap();
+            let mut accumulators = Accumulators::new(&network);
+            for _ply in 0..120 {
+                let moves = position.board().legal_moves();
+                if moves.is_empty() || position.ply() >= crate::score::MAX_PLY - 1 {
+                    break;
+                }
+                // Try a move or two and take them back first, as a search does, leaving stale
+                // entries above the current ply.
+                for _ in 0..random.below(3) {
+                    let tried = moves[random.below(moves.len())];
+                    position.push(tried);
+                    assert_eq!(
+                        accumulators.evaluate(&network, &position),
+                        network.evaluate(position.board())
+                    );
+                    position.pop();
+                }
+                // Sometimes a null move (never in check), evaluated and taken back.
+                if !position.board().is_check() && random.below(4) == 0 {
+                    position.push_null();
+                    assert_eq!(
+                        accumulators.evaluate(&network, &position),
+                        network.evaluate(position.board())
+                    );
+                    position.pop();
+                }
+                let played = moves[random.below(moves.len())];
+                position.push(played);
+                // Evaluate only some plies, so updates also skip plies.
+                if random.below(2) == 0 {
+                    assert_eq!(
+                        accumulators.evaluate(&network, &position),
+                        network.evaluate(position.board()),
+                        "{}",
+                        position.fen()
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500, "only {checked} positions checked");
+    }
+}
+
+/// The network's output computed in `f64` from its weights divided back by their scales.
+fn float_reference(network: &Network, board: &Chess) -> f64 {
+    let a = network.architecture();
+    let (qa, qb) = (f64::from(a.qa), f64::from(a.qb));
+    let hidden_layer = |perspective: Color| -> Vec<f64> {
+        let mut values: Vec<f64> = network
+            .feature_bias
+            .iter()
+            .map(|&bias| f64::from(bias) / qa)
+            .collect();
+        for input in features::active(board.board(), perspective) {
+            for (neuron, value) in values.iter_mut().enumerate() {
+                *value += f64::from(network.feature_weights[input * a.hidden + neuron]) / qa;
+            }
+        }
+        values
+            .into_iter()
+            .map(|value| {
+                let clipped = value.clamp(0.0, 1.0);
+                match a.activation {
+                    Activation::ClippedRelu => clipped,
+                    Activation::SquaredClippedRelu => clipped * clipped,
+                }
+            })
+            .collect()
+    };
+    let us = hidden_layer(board.turn());
+    let them = hidden_layer(!board.turn());
+    let bucket = a.bucket(board.board().occupied().count());
+    let (weights, bias) = network.output_layer(bucket);
+    let mut output = f64::from(bias) / (qa * qb);
+    for (value, &weight) in us.iter().chain(&them).zip(weights) {
+        output += value * f64::from(weight) / qb;
+    }
+    output * f64::from(a.scale)
+}
+
+#[test]
+fn integer_inference_equals_the_float_reference_within_rounding() {
+    // The integer path truncates twice (the squared activation divided by QA, the output
+    // divided by QA x QB), each losing less than one unit of its scale: under 2 centipawns in all.
+    const TOLERANCE_CP: f64 = 2.0;
+    let fens = [
+        START_FEN,
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "4k3/8/8/8/8/8/8/3QK3 b - - 0 1",
+    ];
+    for network in [
+        default_network().as_ref().clone(),
+        random_network(32, 8, Activation::SquaredClippedRelu, 3),
+        random_network(64, 2, Activation::ClippedRelu, 4),
+    ] {
+        for fen in fens {
+            let board = crate::position::parse_fen(fen).unwrap();
+            let integer = f64::from(network.evaluate(&board));
+            let reference = float_reference(&network, &board);
+            assert!(
+                (integer - reference).abs() < TOLERANCE_CP,
+                "{fen}: integer {integer}, float {reference}"
+            );
+        }
+    }
+}
+
+#[test]
+fn files_that_are_not_usable_networks_are_refused_with_a_reason() {
+    let bytes = random_network(32, 1, Activation::SquaredClippedRelu, 5).to_bytes();
+    let refused = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
+    assert!(refused(&bytes[..bytes.len() - 10]).contains("truncated"));
+    assert!(refused(&bytes[..20]).contains("header"));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(refused(&longer).contains("expected"));
+    let mut corrupt = bytes.clone();
+    let last = corrupt.len() - 100;
+    corrupt[last] ^= 1;
+    assert!(refused(&corrupt).contains("corrupt"));
+    let mut version = bytes.clone();
+    version[4] = 9;
+    assert!(refused(&version).contains("version 9"));
+    assert!(
+        refused(b"PK\x03\x04 something else entirely, long enough for a header....")
+            .contains("FCNN")
+    );
+
+    let directory = std::env::temp_dir().join(format!("ferrochess-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&directory).unwrap();
+    let path = directory.join("short.nnue");
+    std::fs::write(&path, &bytes[..1000]).unwrap();
+    let message = Network::load(&path).unwrap_err().to_string();
+    assert!(
+        message.contains("short.nnue") && message.contains("truncated"),
+        "{message}"
+    );
+    let missing = directory.join("missing.nnue");
+    let message = Network::load(&missing).unwrap_err().to_string();
+    assert!(message.contains("missing.nnue"), "{message}");
+    std::fs::remove_dir_all(&directory).unwrap();
+}
+
+#[test]
+fn the_compiled_in_network_is_the_one_recorded() {
+    let network = default_network();
+    assert_eq!(network.name(), super::DEFAULT_NETWORK_NAME);
+    assert_eq!(
+        Network::from_bytes(&network.to_bytes()).unwrap().hash(),
+        network.hash()
+    );
+}
