@@ -92,7 +92,7 @@ fn the_evaluation_options_switch_between_network_classic_and_a_file() {
          setoption name Evaluation value classic\nposition startpos\ngo depth 3\n\
          setoption name Evaluation value network\nsetoption name EvalFile value {}\n\
          setoption name EvalFile value {}\nposition startpos\ngo depth 3\n\
-         setoption name Evaluation value sharp\nquit\n",
+         setoption name Evaluation value sharp\nuci\nquit\n",
         copy.display(),
         truncated.display()
     ));
@@ -102,6 +102,14 @@ fn the_evaluation_options_switch_between_network_classic_and_a_file() {
     assert!(said(&format!("info string evaluation {}", network.name())));
     assert!(said("truncated.nnue") && said("truncated"), "{lines:?}");
     assert!(said("'sharp' is not network or classic"), "{lines:?}");
+    // The refused file left the options as they were: the copy still plays.
+    assert!(
+        lines.contains(&format!(
+            "option name EvalFile type string default {}",
+            copy.display()
+        )),
+        "{lines:?}"
+    );
     assert_eq!(bestmoves(&lines).len(), 2);
 }
 

@@ -125,6 +125,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             }
             "setoption" => {
                 self.wait_search();
+                let previous = self.options.clone();
                 match self.options.set(rest) {
                     Ok(Changed::Hash) => self.resize(),
                     Ok(Changed::Threads) => {
@@ -134,7 +135,12 @@ impl<W: Write + Send + 'static> Uci<W> {
                     }
                     Ok(Changed::Book) => self.load_book(),
                     Ok(Changed::Tablebase) => self.load_tablebase(),
-                    Ok(Changed::Evaluation) => self.load_evaluation(),
+                    Ok(Changed::Evaluation) => {
+                        if !self.load_evaluation() {
+                            // The engine plays on as before, and its options say so.
+                            self.options = previous;
+                        }
+                    }
                     Ok(Changed::Nothing) => {}
                     Err(message) => self.say(&format!("info string {message}")),
                 }
@@ -222,8 +228,9 @@ impl<W: Write + Send + 'static> Uci<W> {
     }
 
     /// The evaluation the options ask for: the hand-crafted one, the compiled-in network, or
-    /// the network in `EvalFile`. A file that cannot be used changes nothing and says why.
-    fn load_evaluation(&mut self) {
+    /// the network in `EvalFile`. A file that cannot be used changes nothing and says why
+    /// (`false`).
+    fn load_evaluation(&mut self) -> bool {
         let file = self.options.eval_file.trim();
         let evaluation = if self.options.evaluation == EVALUATION_CLASSIC {
             Ok(Evaluation::Classic)
@@ -236,8 +243,12 @@ impl<W: Write + Send + 'static> Uci<W> {
             Ok(evaluation) => {
                 self.say(&format!("info string evaluation {}", evaluation.name()));
                 self.searcher().set_evaluation(evaluation);
+                true
             }
-            Err(error) => self.say(&format!("info string error: {error}")),
+            Err(error) => {
+                self.say(&format!("info string error: {error}"));
+                false
+            }
         }
     }
 
