@@ -30,8 +30,8 @@ def test_ten_levels_weakest_first() -> None:
     # that measured alike share a value).
     elos = [level.elo for level in all_levels]
     assert elos == sorted(elos) and elos[0] < elos[-1], elos
-    # Full strength was measured with the current search; levels 1-9 with an older one (say so).
-    assert [level.calibration for level in all_levels] == ["stale"] * 9 + ["measured"]
+    # Every level was measured with an older search or evaluation than the network (say so).
+    assert [level.calibration for level in all_levels] == ["stale"] * 10
 
 
 @pytest.mark.parametrize("level", range(1, 11))

@@ -9,6 +9,7 @@ import chess
 import chess.engine
 import pytest
 from ferrochess import Engine, SearchOptions, evaluate
+from ferrochess.engine import EvaluationName
 
 Limit = chess.engine.Limit
 POSITION = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
@@ -22,8 +23,10 @@ ORDERED = SearchOptions(quiescence=False, transposition_table=False, pruning=Fal
 SELECTIVE = SearchOptions(quiescence=False, transposition_table=False)
 
 
-def analyse(options: SearchOptions, fen: str, depth: int) -> chess.engine.InfoDict:
-    with Engine(book=None, search_options=options) as engine:
+def analyse(
+    options: SearchOptions, fen: str, depth: int, evaluation: EvaluationName = "network"
+) -> chess.engine.InfoDict:
+    with Engine(book=None, search_options=options, evaluation=evaluation) as engine:
         assert engine.search_options == options
         return engine.analyse(fen, Limit(depth=depth))
 
@@ -48,11 +51,12 @@ def test_the_selective_search_trades_exactness_for_fewer_nodes() -> None:
 
 
 def test_quiescence_off_shows_the_horizon_effect() -> None:
-    # White's queen takes a pawn defended by a pawn: at depth 1 without quiescence it looks like
-    # a pawn won; with quiescence the recapture is seen.
+    # White's queen takes a defended pawn: at depth 1 without quiescence the hand-crafted
+    # evaluation (material and placement) counts a pawn won; with quiescence the recapture is
+    # seen. (The network judges the queen en prise on its own, so it shows no horizon here.)
     fen = "rnbqkbnr/ppp2ppp/4p3/3p4/3P4/3Q4/PPP1PPPP/RNB1KBNR w KQkq - 0 3"
-    blind = analyse(SearchOptions(quiescence=False), fen, 1)
-    seeing = analyse(SearchOptions(), fen, 1)
+    blind = analyse(SearchOptions(quiescence=False), fen, 1, "classic")
+    seeing = analyse(SearchOptions(), fen, 1, "classic")
     assert blind["score"].relative.score() > seeing["score"].relative.score()  # type: ignore[operator]
     assert seeing["stats"]["quiescence_nodes"] > 0  # type: ignore[typeddict-item]
 

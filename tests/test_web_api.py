@@ -73,7 +73,7 @@ def test_levels(client: FlaskClient) -> None:
     assert [level["number"] for level in body["levels"]] == list(range(1, 11))
     assert body["default"] == 4 and body["levels"][-1]["name"] == "Full strength"
     # Each level says whether its Elo was measured with the current search (the page shows it).
-    assert [level["calibration"] for level in body["levels"]] == ["stale"] * 9 + ["measured"]
+    assert [level["calibration"] for level in body["levels"]] == ["stale"] * 10
 
 
 # --- state ----------------------------------------------------------------------------------------
