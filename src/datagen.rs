@@ -321,16 +321,17 @@ pub fn game_seed(seed: u64, thread: usize, game: u64) -> u64 {
     SplitMix64::new(per_game).next_u64()
 }
 
-/// splitmix64 (Steele, Lea and Flood), the generator of the openings.
+/// splitmix64 (Steele, Lea and Flood), the generator of the openings (and of the network
+/// tests' random games and weights).
 #[derive(Clone, Debug)]
-struct SplitMix64(u64);
+pub(crate) struct SplitMix64(u64);
 
 impl SplitMix64 {
-    fn new(seed: u64) -> SplitMix64 {
+    pub(crate) fn new(seed: u64) -> SplitMix64 {
         SplitMix64(seed)
     }
 
-    fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -339,7 +340,7 @@ impl SplitMix64 {
     }
 
     /// Uniform in `0..n` (`n` at least 1), by the multiply-high method.
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
     }
 }

@@ -8,32 +8,17 @@ use shakmaty::{Chess, Color, Position as _};
 use super::features::{self, INPUTS};
 use super::network::{Activation, Architecture, Network};
 use super::{Accumulators, default_network};
+use crate::datagen::SplitMix64;
 use crate::position::{Position, START_FEN};
 
-/// A small deterministic generator (splitmix64) for the random games.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn weight(&mut self, limit: i16) -> i16 {
-        (self.below(2 * limit as usize + 1) as i32 - i32::from(limit)) as i16
-    }
+/// A weight uniform in `-limit..=limit`.
+fn weight(random: &mut SplitMix64, limit: i16) -> i16 {
+    (random.below(2 * limit as usize + 1) as i32 - i32::from(limit)) as i16
 }
 
 /// A network with random weights in the ranges a trainer writes.
 fn random_network(hidden: usize, buckets: usize, activation: Activation, seed: u64) -> Network {
-    let mut random = SplitMix(seed);
+    let mut random = SplitMix64::new(seed);
     let architecture = Architecture {
         hidden,
         buckets,
@@ -44,13 +29,15 @@ fn random_network(hidden: usize, buckets: usize, activation: Activation, seed: u
     };
     Network::from_parts(
         architecture,
-        (0..INPUTS * hidden).map(|_| random.weight(400)).collect(),
-        (0..hidden).map(|_| random.weight(200)).collect(),
+        (0..INPUTS * hidden)
+            .map(|_| weight(&mut random, 400))
+            .collect(),
+        (0..hidden).map(|_| weight(&mut random, 200)).collect(),
         (0..buckets * 2 * hidden)
-            .map(|_| random.weight(127))
+            .map(|_| weight(&mut random, 127))
             .collect(),
         (0..buckets)
-            .map(|_| i32::from(random.weight(5000)))
+            .map(|_| i32::from(weight(&mut random, 5000)))
             .collect(),
     )
     .expect("weights within the checked ranges")
@@ -62,7 +49,7 @@ fn incremental_accumulators_equal_a_refresh_along_random_games() {
         (1, random_network(32, 8, Activation::SquaredClippedRelu, 11)),
         (2, random_network(64, 1, Activation::ClippedRelu, 12)),
     ] {
-        let mut random = SplitMix(seed);
+        let mut random = SplitMix64::new(seed);
         let mut checked = 0;
         for _game in 0..20 {
             let mut position = Position::from_fen(START_FEN).unwrap();
