@@ -1,8 +1,10 @@
 //! # ferrochess
 //!
 //! A chess engine: negamax with alpha-beta and quiescence search over [shakmaty] positions, with a
-//! transposition table, iterative deepening and a time manager. This crate is the pure-Rust core; the
-//! Python package `ferrochess` wraps it (the `python` feature, built by maturin).
+//! transposition table, iterative deepening and a time manager, evaluating with a neural network
+//! ([`nnue`], trained on its own games: [`datagen`] and `benches/nnue_train.rs`) or a hand-crafted
+//! evaluation ([`eval`]). This crate is the pure-Rust core; the Python package `ferrochess` wraps it
+//! (the `python` feature, built by maturin).
 //!
 //! ```
 //! use ferrochess::position::START_FEN;
