@@ -287,6 +287,7 @@ def play(pairings: list[Pairing], args: argparse.Namespace) -> int:
         print(f"interrupted after {played} games; run the same command again to resume (the "
               "games in progress are played again)", file=sys.stderr, flush=True)  # fmt: skip
         # Leave now: waiting for the running games would only lose their results later.
+        sys.stdout.flush()
         os._exit(130)
     executor.shutdown()
     record_session(args.results, started, played)
@@ -351,7 +352,9 @@ def git_commit() -> str:
                               check=False).stdout.strip()  # fmt: skip
 
     commit = git("rev-parse", "--short", "HEAD") or "unknown"
-    dirty = git("status", "--porcelain", "--untracked-files=no", "--", "src")
+    # The table itself changes between the steps of `make calibrate`: it does not count.
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", "src",
+                ":!src/level/table.rs")  # fmt: skip
     return commit + ("+changes" if dirty else "")
 
 
@@ -360,11 +363,12 @@ def new_table(old: Table, ratings: dict[str, elo_fit.Rating], total: int, networ
               args: argparse.Namespace) -> Table:  # fmt: skip
     """The table after a fit: fitted levels get their new rows (with the current fingerprint),
     the others keep theirs; the record describes this fit."""
-    rows = []
+    rows, carried = [], []
     for row, now in zip(old.rows, levels):
         rating = ratings.get(f"level:{row.number}")
         if rating is None:
             rows.append(row)
+            carried.append(str(row.number))
         else:
             rows.append(Row(row.number, row.name, round(rating.elo), round(rating.low),
                             round(rating.high), rating.games, now.fingerprint))  # fmt: skip
@@ -375,10 +379,15 @@ def new_table(old: Table, ratings: dict[str, elo_fit.Rating], total: int, networ
               if p.startswith("elo:")]  # fmt: skip
     cross = [f"{spec_for(p, args).name} {round(r.elo)} ({round(r.low)} to {round(r.high)}, "
              f"{r.games} games)" for p, r in ratings.items() if p in CROSS_CHECK]  # fmt: skip
-    note = ""
+    notes = []
+    if carried:
+        notes.append(f"Level{'s' if len(carried) > 1 else ''} {', '.join(carried)} not in this "
+                     f"fit: carried over from the table of {old.record['date']} (commit "
+                     f"{old.record['commit']}, {old.record['time_control']}).")  # fmt: skip
     if cross:
-        note = ("Cross-check, fitted unanchored on this scale from games against full strength "
-                "(compare with their CCRL ratings): " + "; ".join(cross) + ".")  # fmt: skip
+        notes.append("Cross-check, fitted unanchored on this scale from games against full "
+                     "strength (compare with their CCRL ratings): " + "; ".join(cross) + ".")
+    note = " ".join(notes)
     record = {
         "date": datetime.date.today().isoformat(), "commit": git_commit(), "bench": bench,
         "network": network, "time_control": args.tc,
@@ -491,7 +500,8 @@ def main() -> int:
     if len(stages) > 1:
         print(f"then {sum(p.games for p in stages[1])} games against anchors near the Elo the "
               "games above measure")  # fmt: skip
-    print(f"{total} games; at most about {estimate_hours(total, args.tc, args.concurrency):.1f} h "
+    hours = estimate_hours(total, args.tc, args.concurrency)
+    print(f"{total} games; at most about {hours:.1f} h ({hours * 60:.0f} min) "
           f"at {args.tc} with {args.concurrency} at a time (every game spending both clocks "
           f"over {MOVES_PER_GAME} moves; an estimate until measured)")  # fmt: skip
     if args.dry_run:
