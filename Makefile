@@ -108,6 +108,24 @@ train: ## train a network on TRAIN_DATA into TRAIN_OUTPUT (target/nnue/trained.n
 	@mkdir -p $(dir $(TRAIN_OUTPUT))
 	cargo run --release --example nnue_train -- $(TRAIN_DATA) --output $(TRAIN_OUTPUT) $(TRAIN_ARGS)
 
+# The levels' Elo (benches/calibrate.py): games of each level against Stockfish 15.1 UCI_Elo anchors
+# and its neighbours at 10+0.1, fitted together; then UCI_Elo CALIBRATE_CHECK is measured with the
+# rebuilt binary. Hours of games (an estimate: BENCHMARKS.md, "Level calibration"), two at a time;
+# run it again after an interruption to resume. CALIBRATE_ARGS goes to both steps, e.g.
+# "--tc 5+0.05 --results target/calibration-5s"; `python benches/calibrate.py --dry-run` shows
+# the schedule.
+CALIBRATE_ARGS ?=
+CALIBRATE_CHECK ?= 1500,2000
+
+.PHONY: calibrate
+calibrate: ## measure the levels in games; writes src/level/table.rs, README/BENCHMARKS tables, docs/levels.png
+	cargo build --release --bin ferrochess-uci
+	MPLBACKEND=Agg $(PYTHON) benches/calibrate.py $(CALIBRATE_ARGS)
+	cargo build --release --bin ferrochess-uci
+	MPLBACKEND=Agg $(PYTHON) benches/calibrate.py --check-elo $(CALIBRATE_CHECK) $(CALIBRATE_ARGS)
+	cargo build --release --bin ferrochess-uci
+	@echo "calibrate: now 'make dev' (the Python module reads the new table) and commit the table"
+
 book: ## rebuild the compiled-in default book from src/book/openings/eco_lines.pgn (then `make dev`)
 	$(PYTHON) -m ferrochess book build src/book/openings/eco_lines.pgn -o src/book/default.bin \
 		--max-ply 12 --min-games 1

@@ -1,7 +1,9 @@
-"""Guards the playing levels: ten of them, weakest first; Engine.play(level=N) plays legal moves at
-each; weak levels vary their moves but only among near-best ones (never dropping a free queen,
-always taking one); full strength is the plain search; a seeded engine repeats its choices; a bad
-level is refused with an error quoting it."""
+"""Guards the playing levels: ten of them, weakest first, points on one strength curve; Engine.play(
+level=N) plays legal moves at each; weak levels vary their moves but only among near-best ones
+(never dropping a free queen, always taking one); full strength is the plain search; a seeded
+engine repeats its choices; a bad level is refused with an error quoting it. Engine.play(elo=E)
+plays a level's own settings at its own Elo and legal moves between, and refuses an Elo out of
+range or given together with a level, naming ``elo``."""
 
 from __future__ import annotations
 
@@ -26,12 +28,17 @@ def test_ten_levels_weakest_first() -> None:
     assert capped == sorted(capped) and all_levels[-1].max_depth is None
     windows = [level.window for level in all_levels]
     assert windows == sorted(windows, reverse=True)
-    # Each level's measured Elo (what UCI_Elo maps onto) never falls as the level rises (levels
-    # that measured alike share a value).
+    nodes = [level.max_nodes for level in all_levels[:-1]]
+    assert nodes == sorted(nodes) and all_levels[-1].max_nodes is None
+    # Each level's Elo (what elo= and UCI_Elo interpolate between) never falls as the level rises.
     elos = [level.elo for level in all_levels]
     assert elos == sorted(elos) and elos[0] < elos[-1], elos
-    # Every level was measured with an older search or evaluation than the network (say so).
-    assert [level.calibration for level in all_levels] == ["stale"] * 10
+    # Measured (with these settings and the network) or stale; a measured Elo has its interval.
+    for level in all_levels:
+        assert level.calibration in ("measured", "stale"), level
+        if level.calibration == "measured":
+            assert level.elo_low is not None and level.elo_high is not None
+            assert level.elo_low <= level.elo <= level.elo_high and level.games > 0
 
 
 @pytest.mark.parametrize("level", range(1, 11))
@@ -72,3 +79,36 @@ def test_a_seeded_engine_repeats_its_choices() -> None:
 def test_bad_levels_are_quoted(level: int) -> None:
     with Engine() as engine, pytest.raises(InvalidLimitError, match=f"level {level}"):
         engine.play(chess.Board(), Limit(depth=1), level=level)
+
+
+def test_a_levels_own_elo_plays_that_level() -> None:
+    # A level whose Elo no stronger level shares: elo= gives exactly its settings, so a seeded
+    # engine makes the same choices as with level=.
+    all_levels = levels()
+    unique = [lv for lv in all_levels if [o.elo for o in all_levels].count(lv.elo) == 1]
+    level = next(lv for lv in unique if lv.number in (2, 3, 4))
+    assert 800 <= level.elo <= 2800
+
+    def moves(**strength: int) -> list[chess.Move | None]:
+        with Engine(book=None, seed=5) as engine:
+            return [engine.play(OPEN_POSITION, Limit(depth=6), **strength).move for _ in range(6)]
+
+    assert moves(elo=level.elo) == moves(level=level.number)
+
+
+@pytest.mark.parametrize("elo", [800, 1000, 1500, 2000, 2500, 2800])
+def test_any_elo_in_range_plays_legal_moves(elo: int) -> None:
+    with Engine(book=None, seed=1) as engine:
+        result = engine.play(OPEN_POSITION, Limit(time=1), elo=elo)
+    assert result.move in chess.Board(OPEN_POSITION).legal_moves
+
+
+@pytest.mark.parametrize("elo", [799, 2801, -1, 100_000])
+def test_an_elo_out_of_range_is_refused_naming_elo(elo: int) -> None:
+    with Engine() as engine, pytest.raises(InvalidLimitError, match=f"elo {elo}: must be between"):
+        engine.play(chess.Board(), Limit(depth=1), elo=elo)
+
+
+def test_level_and_elo_together_are_refused() -> None:
+    with Engine() as engine, pytest.raises(InvalidLimitError, match="elo 1500.*level 3"):
+        engine.play(chess.Board(), Limit(depth=1), level=3, elo=1500)

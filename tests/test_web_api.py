@@ -72,8 +72,12 @@ def test_levels(client: FlaskClient) -> None:
     body = client.get("/api/levels").json
     assert [level["number"] for level in body["levels"]] == list(range(1, 11))
     assert body["default"] == 4 and body["levels"][-1]["name"] == "Full strength"
-    # Each level says whether its Elo was measured with the current search (the page shows it).
-    assert [level["calibration"] for level in body["levels"]] == ["stale"] * 10
+    # Each level says whether its Elo was measured with the current settings and network, as the
+    # core's calibration table says (the page shows it), with the interval and games behind it.
+    assert [level["calibration"] for level in body["levels"]] == [
+        level.calibration for level in levels()
+    ]
+    assert {"elo", "elo_low", "elo_high", "games"} <= set(body["levels"][0])
 
 
 # --- state ----------------------------------------------------------------------------------------

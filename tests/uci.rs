@@ -50,6 +50,26 @@ fn assert_legal(fen: &str, moves: &[&str], best: &str) {
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 #[test]
+fn levels_lists_every_level_with_its_settings_and_fingerprint() {
+    let lines = session("levels\nquit\n");
+    assert!(lines[0].starts_with("info string network "), "{lines:?}");
+    let levels: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string level "))
+        .collect();
+    assert_eq!(levels.len(), ferrochess::level::LEVELS.len());
+    for (line, level) in levels.iter().zip(ferrochess::level::LEVELS.iter()) {
+        assert_eq!(line.as_str(), ferrochess::uci::level_line(level));
+        assert!(
+            line.contains(&format!("level {} elo ", level.number)),
+            "{line}"
+        );
+        assert!(line.ends_with(&format!(" name {}", level.name)), "{line}");
+    }
+    assert!(levels[9].contains(" depth none nodes none candidates 1 window 0 temperature 0 "));
+}
+
+#[test]
 fn handshake_lists_the_options() {
     let lines = session("uci\nisready\nquit\n");
     assert!(lines[0].starts_with("id name ferrochess"));
@@ -63,6 +83,7 @@ fn handshake_lists_the_options() {
         "Move Overhead",
         "UCI_LimitStrength",
         "UCI_Elo",
+        "Level",
         "Evaluation",
         "EvalFile",
     ] {

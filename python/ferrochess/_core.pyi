@@ -275,14 +275,18 @@ def uci() -> None:
     """Speak UCI on the process's stdin and stdout until ``quit`` or the end of input (the GIL is
     released meanwhile). Used by ``ferrochess uci``."""
 
-def levels() -> list[tuple[int, str, int | None, int | None, int, int, int, int, str]]:
+def levels() -> list[
+    tuple[int, str, int | None, int | None, int, int, int, int, str, int | None, int | None, int]
+]:
     """The playing levels, weakest first: ``(number, name, max_depth, max_nodes, candidates,
-    window, temperature, elo, calibration)``. A level caps the search at ``max_depth`` plies and
-    ``max_nodes`` nodes (None: no cap), searches ``candidates`` lines and plays one of those
-    within ``window`` centipawns of the best, a line ``temperature`` centipawns worse being e
-    times less likely.
-    ``elo`` is its measured strength on Stockfish 15.1's ``UCI_Elo`` scale at 10 s + 0.1 s;
-    ``calibration`` is ``"measured"`` (with the current search) or ``"stale"`` (an older one)."""
+    window, temperature, elo, calibration, elo_low, elo_high, games)``. A level caps the search
+    at ``max_depth`` plies and ``max_nodes`` nodes (None: no cap), searches ``candidates`` lines
+    and plays one of those within ``window`` centipawns of the best, a line ``temperature``
+    centipawns worse being e times less likely.
+    ``elo`` is its strength on Stockfish 15.1's ``UCI_Elo`` scale at 10 s + 0.1 s from the
+    generated calibration table, ``elo_low``..``elo_high`` its 95% interval (None: none in the
+    table) and ``games`` the games behind it; ``calibration`` is ``"measured"`` (with these
+    settings and the current network) or ``"stale"`` (other settings or another evaluation)."""
 
 def perft(fen: str, depth: int) -> int:
     """Count the leaf nodes of the legal move tree of ``fen`` to ``depth`` plies (depth 0 gives 1).
@@ -366,6 +370,7 @@ class Engine:
         exclude_moves: Sequence[str] = ...,
         use_book: bool = False,
         level: int | None = None,
+        elo: int | None = None,
         callback: Callable[[_SearchInfo], object] | None = None,
     ) -> _SearchInfo:
         """Search ``fen`` after ``moves`` (UCI, default none) within the limits; return the result.
@@ -376,7 +381,9 @@ class Engine:
         searched nor played. With ``use_book`` (only for multipv 1) a book move is returned without
         a search when the engine's book has one. With multipv 1, a position the tablebases cover
         is answered by them. ``level`` (1..10, see :func:`levels`) caps the search and chooses the
-        line played among near-best ones; that line comes first in ``lines``. ``callback`` gets
+        line played among near-best ones; that line comes first in ``lines``. ``elo``
+        (800..2800, not with ``level``) does the same at settings interpolated between the two
+        levels rated around it (clamped to level 1 and full strength). ``callback`` gets
         the result so far after every completed iteration (with the GIL held); an exception it
         raises stops the search and propagates.
 

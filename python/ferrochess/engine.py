@@ -129,10 +129,19 @@ class Level(NamedTuple):
     """A move this many centipawns worse than the best is played e (2.718) times less often."""
     elo: int
     """About how strongly it plays: Elo on Stockfish 15.1's ``UCI_Elo`` scale at 10 s + 0.1 s a
-    game, measured in games against Stockfish (BENCHMARKS.md); what ``UCI_Elo`` maps onto."""
+    game, fitted from games against Stockfish and the neighbouring levels by ``make calibrate``
+    (the generated table ``src/level/table.rs``; BENCHMARKS.md, "Level calibration"). What
+    ``Engine.play(elo=...)`` and ``UCI_Elo`` interpolate between."""
     calibration: str
-    """``"measured"``: ``elo`` was measured with the current search; ``"stale"``: with an older,
-    weaker one, so the level now plays stronger than ``elo`` says."""
+    """``"measured"``: ``elo`` was measured with these settings and the current network;
+    ``"stale"``: with other settings or another evaluation, so the level may play stronger or
+    weaker than ``elo`` says."""
+    elo_low: int | None
+    """Lower end of ``elo``'s 95% interval (None when the table has no interval)."""
+    elo_high: int | None
+    """Upper end of ``elo``'s 95% interval (None when the table has no interval)."""
+    games: int
+    """Games behind ``elo``."""
 
 
 def levels() -> list[Level]:
@@ -140,9 +149,10 @@ def levels() -> list[Level]:
 
     A weaker level looks less far ahead and chooses among the few moves its search rates close to
     the best, so it plays natural moves and misses deeper tactics rather than blundering at
-    random. Level 10 is the full search. Each level's ``elo`` was measured in games against
-    Stockfish 15.1 at 10 s + 0.1 s (BENCHMARKS.md); at longer time controls the stronger levels,
-    whose caps bind less, gain more than the weaker ones.
+    random. Level 10 is the full search. The ten levels are points on one strength curve, and
+    each level's ``elo`` comes from the generated calibration table (games against Stockfish
+    15.1 at 10 s + 0.1 s, BENCHMARKS.md); at longer time controls the stronger levels, whose caps
+    bind less, gain more than the weaker ones.
     """
     return [Level(*level) for level in _core.levels()]
 
@@ -369,6 +379,7 @@ class Engine(Closing):
         exclude_moves: Iterable[chess.Move],
         use_book: bool,
         level: int | None = None,
+        elo: int | None = None,
     ) -> tuple[_SearchInfo, chess.Color]:
         root_fen, moves = to_history(board)
         excluded = [move.uci() for move in exclude_moves]
@@ -391,6 +402,7 @@ class Engine(Closing):
             exclude_moves=excluded,
             use_book=use_book,
             level=level,
+            elo=elo,
             callback=core_callback,
             **kwargs,
         )
@@ -403,6 +415,7 @@ class Engine(Closing):
         limit: chess.engine.Limit,
         *,
         level: int | None = None,
+        elo: int | None = None,
         use_book: bool = True,
         exclude_moves: Iterable[chess.Move] = (),
         callback: InfoCallback | None = None,
@@ -422,13 +435,20 @@ class Engine(Closing):
         never plays a move in ``exclude_moves``, from the book, the tables or the search
         (excluding every legal move raises InvalidLimitError). ``level`` (1 to 10, see
         :func:`ferrochess.levels`) plays weaker: a shallower search choosing among near-best
-        moves; None is full strength. ``use_book=False`` skips the book for this move.
+        moves; None is full strength. ``elo`` (800 to 2800) plays at about that Elo instead: the
+        settings between the two levels whose ``elo`` is around it, interpolated along the
+        levels' strength curve (at a level's own ``elo``, exactly that level); below level 1's
+        ``elo`` it plays level 1, above full strength's it plays full strength. Giving both
+        ``level`` and ``elo``, or an ``elo`` outside 800..2800, raises InvalidLimitError naming
+        ``elo``. ``use_book=False`` skips the book for this move.
         ``callback`` receives an InfoDict after each completed iteration; an exception it raises
         stops the search and propagates. Inside the callback this Engine's ``stop()`` may be
         called, but not its ``play``/``analyse``/``new_game`` (EngineError: the call would wait
         for itself).
         """
-        result, turn = self._search(board, limit, 1, callback, exclude_moves, use_book, level)
+        result, turn = self._search(
+            board, limit, 1, callback, exclude_moves, use_book, level, elo
+        )
         return chess.engine.PlayResult(
             move_or_none(result["move"]),
             move_or_none(result["ponder"]),

@@ -14,7 +14,7 @@ use super::errors::{engine_error, to_python};
 use super::gil::without_gil;
 use super::observer::{PythonObserver, on_main_thread};
 use crate::error::Error;
-use crate::level::Level;
+use crate::level::{Level, Strength};
 use crate::limits::StopFlag;
 use crate::nnue::Evaluation;
 use crate::position::Position;
@@ -232,7 +232,8 @@ impl Engine {
     #[pyo3(signature = (
         fen, moves = Vec::new(), *, depth = None, nodes = None, time = None, white_clock = None,
         black_clock = None, white_inc = None, black_inc = None, remaining_moves = None, mate = None,
-        multipv = None, exclude_moves = Vec::new(), use_book = false, level = None, callback = None
+        multipv = None, exclude_moves = Vec::new(), use_book = false, level = None, elo = None,
+        callback = None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
@@ -253,9 +254,10 @@ impl Engine {
         exclude_moves: Vec<String>,
         use_book: bool,
         level: Option<Bound<'py, PyInt>>,
+        elo: Option<Bound<'py, PyInt>>,
         callback: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let integers = || -> Result<(LimitArguments, usize, Option<Level>), Error> {
+        let integers = || -> Result<(LimitArguments, usize, Option<Strength>), Error> {
             let arguments = LimitArguments {
                 depth: optional_integer("depth", depth.as_ref())?,
                 nodes: optional_integer("nodes", nodes.as_ref())?,
@@ -267,17 +269,28 @@ impl Engine {
                 remaining_moves: optional_integer("remaining_moves", remaining_moves.as_ref())?,
                 mate: optional_integer("mate", mate.as_ref())?,
             };
-            let level = optional_integer("level", level.as_ref())?
-                .map(Level::get)
-                .transpose()?;
+            let level = optional_integer("level", level.as_ref())?;
+            let elo = optional_integer("elo", elo.as_ref())?;
+            let strength = match (level, elo) {
+                (Some(level), Some(elo)) => {
+                    return Err(Error::argument(
+                        "elo",
+                        elo,
+                        format!("cannot be given together with level {level}"),
+                    ));
+                }
+                (Some(level), None) => Some(Level::get(level)?.strength),
+                (None, Some(elo)) => Some(Level::for_elo(elo)?),
+                (None, None) => None,
+            };
             let multipv = match optional_integer("multipv", multipv.as_ref())? {
                 Some(multipv) => check_multipv(multipv)?,
                 None => 1,
             };
-            Ok((arguments, multipv, level))
+            Ok((arguments, multipv, strength))
         };
         self.refuse_reentry(py, "search")?;
-        let (arguments, multipv, level) = integers().map_err(|e| to_python(py, e))?;
+        let (arguments, multipv, strength) = integers().map_err(|e| to_python(py, e))?;
         // An exception raised by the callback, or Ctrl-C, ends the search and is raised here.
         let on_main_thread = on_main_thread(py);
         let result = without_gil(py, || {
@@ -299,7 +312,7 @@ impl Engine {
                 multipv,
                 excluded,
                 use_book,
-                level,
+                strength,
             };
             let decision = searcher.think(&mut position, &request, &self.stop, &mut observer)?;
             let candidates = searcher

@@ -103,7 +103,8 @@ pub fn legal_moves(py: Python<'_>, fen: String, moves: Vec<String>) -> PyResult<
 }
 
 /// The playing levels, weakest first: (number, name, max depth or None, max nodes or None,
-/// candidates, window in centipawns, temperature in centipawns, Elo).
+/// candidates, window in centipawns, temperature in centipawns, Elo, calibration, the Elo's 95%
+/// interval low and high or None, games).
 #[pyfunction]
 #[allow(clippy::type_complexity)]
 pub fn levels() -> Vec<(
@@ -114,22 +115,29 @@ pub fn levels() -> Vec<(
     usize,
     i32,
     i32,
-    u16,
+    i32,
     &'static str,
+    Option<i32>,
+    Option<i32>,
+    u32,
 )> {
     crate::level::LEVELS
         .iter()
         .map(|l| {
+            let s = &l.strength;
             (
                 l.number,
                 l.name,
-                l.max_depth,
-                l.max_nodes,
-                l.candidates,
-                l.window,
-                l.temperature,
+                s.max_depth,
+                s.max_nodes,
+                s.candidates,
+                s.window,
+                s.temperature,
                 l.elo,
                 l.calibration.name(),
+                l.elo_low,
+                l.elo_high,
+                l.games,
             )
         })
         .collect()

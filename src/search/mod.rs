@@ -131,8 +131,9 @@ impl Searcher {
     /// ([`SearchRequest::validate`]). The book's move (only with `use_book`), else the
     /// tablebases' move (for a single line), else a search of `multipv` lines whose root never
     /// tries an excluded move. A tablebase that cannot be read is no error: the search goes on
-    /// without it and says why ([`SearchInfo::tablebase_error`]). With a level, the search is
-    /// capped by it and its line to play is chosen by it and put first. `stop` may be raised by
+    /// without it and says why ([`SearchInfo::tablebase_error`]). With a strength (a level's
+    /// or one between levels), the search is capped by it and its line to play is chosen by it
+    /// and put first. `stop` may be raised by
     /// another thread (the caller resets it before); `observer` follows the iterations and can
     /// end the search.
     pub fn think(
@@ -174,18 +175,18 @@ impl Searcher {
                 Err(error) => tablebase_error = Some(error.to_string()),
             }
         }
-        let (limits, multipv) = match &options.level {
-            Some(level) => (
-                level.cap(&options.limits),
-                options.multipv.max(level.candidates),
+        let (limits, multipv) = match &options.strength {
+            Some(strength) => (
+                strength.cap(&options.limits),
+                options.multipv.max(strength.candidates),
             ),
             None => (options.limits.clone(), options.multipv),
         };
         let mut info = self.search_lines(position, &limits, multipv, excluded, stop, observer)?;
-        if let Some(level) = &options.level
+        if let Some(strength) = &options.strength
             && !info.lines.is_empty()
         {
-            let chosen = level.choose(&info.lines, &mut self.random);
+            let chosen = strength.choose(&info.lines, &mut self.random);
             let line = info.lines.remove(chosen);
             info.lines.insert(0, line);
             info.lines.truncate(options.multipv);

@@ -1,12 +1,12 @@
 //! What a search is asked for ([`SearchRequest`]), and the rules on what may be asked. Each bound
 //! and default is a named constant, here or beside what it bounds (`MAX_DEPTH` in `limits.rs`,
-//! `MAX_HASH_MB` in `transposition.rs`, the levels in `level.rs`), written once: UCI, the Python
+//! `MAX_HASH_MB` in `transposition.rs`, the levels in `level/`), written once: UCI, the Python
 //! binding, the web app and the notebook read them from the core.
 
 use shakmaty::Move;
 
 use crate::error::{Error, check_range};
-use crate::level::Level;
+use crate::level::Strength;
 use crate::limits::SearchLimits;
 
 /// Most principal variations (lines) one search may report.
@@ -35,8 +35,9 @@ pub struct SearchRequest {
     pub excluded: Vec<Move>,
     /// Play from the book when it has a move (one line only: a book move has no score).
     pub use_book: bool,
-    /// Weaken the play to this level (`None`: full strength).
-    pub level: Option<Level>,
+    /// Weaken the play to this point of the strength curve, a level's or one between levels
+    /// (`None`: full strength).
+    pub strength: Option<Strength>,
 }
 
 impl Default for SearchRequest {
@@ -46,7 +47,7 @@ impl Default for SearchRequest {
             multipv: 1,
             excluded: Vec::new(),
             use_book: false,
-            level: None,
+            strength: None,
         }
     }
 }

@@ -5,7 +5,9 @@
 //! A `go` searches on its own thread, so `stop`, `ponderhit` and `isready` are answered while it
 //! runs. Supported: `uci`, `isready`, `ucinewgame`, `setoption` (see [`options`]), `position
 //! startpos|fen ... [moves ...]`, `go` with `depth`, `nodes`, `movetime`, `wtime`, `btime`, `winc`,
-//! `binc`, `movestogo`, `mate`, `infinite`, `ponder`, then `stop`, `ponderhit`, `quit`, and `bench`.
+//! `binc`, `movestogo`, `mate`, `infinite`, `ponder`, then `stop`, `ponderhit`, `quit`, `bench`,
+//! and `levels` (not UCI: each level's settings, Elo and calibration fingerprint as `info string`
+//! lines, which `benches/calibrate.py` reads; see [`level_line`]).
 //! A command it cannot use is answered with an `info string` and changes nothing.
 
 pub mod options;
@@ -20,9 +22,9 @@ use shakmaty::Position as _;
 
 use crate::book::Book;
 use crate::book::choice::{BookOptions, BookPlayer};
-use crate::level::Level;
+use crate::level::{LEVELS, Level};
 use crate::limits::{MAX_DEPTH, SearchLimits, StopFlag, TimeManager};
-use crate::nnue::Evaluation;
+use crate::nnue::{DEFAULT_NETWORK_NAME, Evaluation};
 use crate::position::{Position, START_FEN, move_to_uci};
 use crate::score::ScoreKind;
 use crate::search::{Decision, SearchInfo, SearchObserver, SearchRequest, Searcher};
@@ -152,6 +154,12 @@ impl<W: Write + Send + 'static> Uci<W> {
             "go" => self.go(rest),
             "stop" => self.stop_search(),
             "ponderhit" => self.ponderhit(),
+            "levels" => {
+                self.say(&format!("info string network {DEFAULT_NETWORK_NAME}"));
+                for level in LEVELS.iter() {
+                    self.say(&level_line(level));
+                }
+            }
             "bench" => {
                 self.wait_search();
                 let evaluation = self.searcher().evaluation().clone();
@@ -318,10 +326,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                 && self.options.multipv == 1
                 && !infinite
                 && !ponder,
-            level: self
-                .options
-                .level()
-                .map(|n| Level::get(n.into()).expect("a level number")),
+            strength: self.options.strength(),
         };
         let wait_for_stop = infinite || ponder || limits.is_infinite();
         self.running_unbounded = wait_for_stop;
@@ -525,6 +530,32 @@ fn parse_go(arguments: &str, overhead_ms: u64) -> Result<(SearchLimits, bool, bo
         }
     }
     Ok((limits, infinite, ponder))
+}
+
+/// The `levels` command's line for `level`: `info string level N elo E low L high H games G
+/// calibration measured|stale fingerprint HEX depth D nodes N candidates C window W temperature
+/// T name NAME` (`none` for an absent interval end or cap; the name last, as it may hold spaces).
+/// The fingerprint is the one a calibration of this level with the compiled-in network records.
+pub fn level_line(level: &Level) -> String {
+    let or_none = |value: Option<String>| value.unwrap_or_else(|| "none".to_string());
+    let strength = &level.strength;
+    format!(
+        "info string level {} elo {} low {} high {} games {} calibration {} fingerprint {:016x} \
+         depth {} nodes {} candidates {} window {} temperature {} name {}",
+        level.number,
+        level.elo,
+        or_none(level.elo_low.map(|e| e.to_string())),
+        or_none(level.elo_high.map(|e| e.to_string())),
+        level.games,
+        level.calibration.name(),
+        strength.fingerprint(DEFAULT_NETWORK_NAME),
+        or_none(strength.max_depth.map(|d| d.to_string())),
+        or_none(strength.max_nodes.map(|n| n.to_string())),
+        strength.candidates,
+        strength.window,
+        strength.temperature,
+        level.name
+    )
 }
 
 #[cfg(test)]

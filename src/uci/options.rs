@@ -2,14 +2,13 @@
 
 use std::fmt::Write as _;
 
-use crate::level::LEVELS;
+use crate::level::{LEVELS, Level, Strength};
 use crate::search::params::{DEFAULT_MOVE_OVERHEAD_MS, MAX_MOVE_OVERHEAD_MS};
 use crate::search::{DEFAULT_HASH_MB, DEFAULT_THREADS, MAX_MULTIPV, MAX_THREADS};
 use crate::transposition::MAX_HASH_MB;
 
 /// `UCI_Elo`'s range; each level's own Elo is [`crate::level::Level::elo`].
-pub const ELO_MIN: i64 = 800;
-pub const ELO_MAX: i64 = 2800;
+pub use crate::level::{ELO_MAX, ELO_MIN};
 
 /// Every option's current value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,6 +24,9 @@ pub struct Options {
     pub move_overhead_ms: u64,
     pub limit_strength: bool,
     pub elo: i64,
+    /// `Level`: 1 to 10 plays at that level whatever `UCI_LimitStrength` says; 0 (the default)
+    /// leaves the strength to `UCI_LimitStrength` and `UCI_Elo`.
+    pub level: u8,
     /// [`EVALUATION_NETWORK`] or [`EVALUATION_CLASSIC`].
     pub evaluation: String,
     /// [`DEFAULT_EVAL_FILE`] (the compiled-in network) or the path of a network file.
@@ -49,6 +51,7 @@ impl Default for Options {
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             limit_strength: false,
             elo: ELO_MAX,
+            level: 0,
             evaluation: EVALUATION_NETWORK.to_string(),
             eval_file: DEFAULT_EVAL_FILE.to_string(),
         }
@@ -102,6 +105,7 @@ impl Options {
             "option name UCI_LimitStrength type check default false"
         );
         spin(&mut out, "UCI_Elo", ELO_MAX, ELO_MIN, ELO_MAX);
+        spin(&mut out, "Level", 0, 0, LEVELS.len() as i64);
         let _ = writeln!(
             out,
             "option name Evaluation type combo default {} var {EVALUATION_NETWORK} var {EVALUATION_CLASSIC}",
@@ -185,6 +189,10 @@ impl Options {
                 self.elo = spin(ELO_MIN, ELO_MAX)?;
                 Ok(Changed::Nothing)
             }
+            "level" => {
+                self.level = spin(0, LEVELS.len() as i64)? as u8;
+                Ok(Changed::Nothing)
+            }
             "evaluation" => {
                 let choice = value.to_ascii_lowercase();
                 if choice != EVALUATION_NETWORK && choice != EVALUATION_CLASSIC {
@@ -207,16 +215,20 @@ impl Options {
         }
     }
 
-    /// The level `UCI_LimitStrength`/`UCI_Elo` ask for: the strongest level at or below the Elo.
-    pub fn level(&self) -> Option<u8> {
+    /// The strength the options ask for (`None`: full strength): `Level`'s when it is set, else
+    /// with `UCI_LimitStrength` the curve at `UCI_Elo`, between the two levels around it
+    /// ([`Level::for_elo`]).
+    pub fn strength(&self) -> Option<Strength> {
+        if self.level > 0 {
+            return Level::get(self.level.into())
+                .ok()
+                .map(|level| level.strength);
+        }
         if !self.limit_strength {
             return None;
         }
-        let index = LEVELS
-            .iter()
-            .rposition(|level| i64::from(level.elo) <= self.elo)
-            .unwrap_or(0);
-        Some(LEVELS[index].number)
+        // UCI_Elo is range-checked when set, so this cannot fail.
+        Level::for_elo(self.elo).ok()
     }
 }
 
@@ -263,27 +275,45 @@ mod tests {
     }
 
     #[test]
-    fn elo_maps_to_levels() {
+    fn elo_maps_onto_the_curve_between_levels() {
         let mut options = Options::default();
-        assert_eq!(options.level(), None);
+        assert_eq!(options.strength(), None);
         options.set("name UCI_LimitStrength value true").unwrap();
         options.set("name UCI_Elo value 800").unwrap();
-        assert_eq!(options.level(), Some(1));
+        assert_eq!(options.strength(), Some(Level::for_elo(800).unwrap()));
         options.set("name UCI_Elo value 2800").unwrap();
-        assert_eq!(options.level(), Some(10));
+        assert_eq!(options.strength(), Some(Level::for_elo(2800).unwrap()));
         // Each level's own Elo selects it, or the strongest level measured alike.
-        for level in LEVELS {
+        for level in LEVELS.iter() {
             options
                 .set(&format!("name UCI_Elo value {}", level.elo))
                 .unwrap();
-            let chosen = LEVELS[usize::from(options.level().unwrap()) - 1];
-            assert_eq!(chosen.elo, level.elo);
-            assert!(chosen.number >= level.number);
+            let chosen = options.strength().unwrap();
+            let same_elo: Vec<&Level> = LEVELS.iter().filter(|l| l.elo == level.elo).collect();
+            assert_eq!(chosen, same_elo.last().unwrap().strength, "{level:?}");
         }
-        // Just below level 2's Elo is level 1.
+        // Between levels 1 and 2 it plays between them, not level 1.
+        let (one, two) = (LEVELS[0], LEVELS[1]);
+        let between = (one.elo + two.elo) / 2;
         options
-            .set(&format!("name UCI_Elo value {}", LEVELS[1].elo - 1))
+            .set(&format!("name UCI_Elo value {between}"))
             .unwrap();
-        assert_eq!(options.level(), Some(1));
+        let nodes = options.strength().unwrap().max_nodes.unwrap();
+        assert!(one.strength.max_nodes.unwrap() < nodes, "{nodes}");
+        assert!(nodes < two.strength.max_nodes.unwrap(), "{nodes}");
+    }
+
+    #[test]
+    fn the_level_option_overrides_uci_elo() {
+        let mut options = Options::default();
+        assert_eq!(options.set("name Level value 3"), Ok(Changed::Nothing));
+        assert_eq!(options.strength(), Some(LEVELS[2].strength));
+        options.set("name UCI_LimitStrength value true").unwrap();
+        options.set("name UCI_Elo value 2000").unwrap();
+        assert_eq!(options.strength(), Some(LEVELS[2].strength));
+        options.set("name Level value 0").unwrap();
+        assert_eq!(options.strength(), Some(Level::for_elo(2000).unwrap()));
+        assert!(options.set("name Level value 11").is_err());
+        assert_eq!(options.level, 0);
     }
 }

@@ -1,0 +1,279 @@
+//! The strength curve: one continuous knob from a beginner to the plain search.
+//!
+//! A point on the curve is a *level coordinate* `x` from 1.0 (level 1) to 10.0 (full strength);
+//! level `n` is the point `x = n`, and [`Strength::at`] gives the settings anywhere in between, so
+//! an Elo between two calibrated levels maps onto settings between theirs
+//! ([`super::Level::for_elo`]). Along the curve:
+//!
+//! - the node cap doubles per level ([`NODES_AT_LEVEL_1`], [`NODE_GROWTH_PER_LEVEL`]): Elo grows
+//!   about linearly in the logarithm of the nodes searched, so equal steps in `x` give about equal
+//!   steps in Elo;
+//! - the depth cap grows by [`DEPTH_PER_LEVEL`] plies per level, so simple positions (endgames,
+//!   where nodes are cheap) stay as shallow as the rest;
+//! - the choice loosens towards level 1: more candidate lines, a wider window and a higher
+//!   temperature ([`CANDIDATES_AT_LEVEL_1`], [`WINDOW_AT_LEVEL_1_CP`],
+//!   [`TEMPERATURE_AT_LEVEL_1_CP`]), falling to the best line only at level 9.
+//!
+//! Full strength (`x = 10`) removes every cap. The constants are a first guess from the matches of
+//! the old levels (BENCHMARKS.md, "Playing strength before issue 10") and the search's node counts
+//! per depth; `make calibrate` measures where each level lands (BENCHMARKS.md, "Level
+//! calibration"), and the constants are re-spaced from those measurements.
+
+use crate::book::choice::Random;
+use crate::limits::SearchLimits;
+use crate::search::Line;
+
+/// The level coordinate of full strength, the plain search.
+pub const FULL_STRENGTH: f64 = 10.0;
+/// Node cap at level 1, in nodes: enough for a one-ply search of every candidate line (about 500
+/// to 850 nodes with six lines in middlegame positions), so that level 1 really chooses.
+pub const NODES_AT_LEVEL_1: f64 = 1_000.0;
+/// Factor by which the node cap grows from one level to the next (1000 nodes at level 1, 256,000
+/// at level 9; a move at 10 s + 0.1 s searches about a million at full strength).
+pub const NODE_GROWTH_PER_LEVEL: f64 = 2.0;
+/// Plies of depth cap gained per level above level 1 (rounded down; at least 1 ply).
+pub const DEPTH_PER_LEVEL: f64 = 1.25;
+/// Candidate lines at level 1, falling to 1 at level 9.
+pub const CANDIDATES_AT_LEVEL_1: f64 = 6.0;
+/// Choice window at level 1, in centipawns: no line worse than the best by more is played. It
+/// shrinks as the 1.5th power of the looseness (see [`Strength::at`]).
+pub const WINDOW_AT_LEVEL_1_CP: f64 = 300.0;
+/// Choice temperature at level 1, in centipawns (a line this much worse than the best is played
+/// e times less often). It shrinks as the square of the looseness.
+pub const TEMPERATURE_AT_LEVEL_1_CP: f64 = 160.0;
+/// The level from which the choice is always the best line.
+const STRICT_CHOICE_FROM: f64 = 9.0;
+
+/// The settings that weaken the search at one point of the curve.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Strength {
+    /// Deepest nominal search, in plies; `None` for no cap.
+    pub max_depth: Option<u32>,
+    /// Most nodes per move; `None` for no cap.
+    pub max_nodes: Option<u64>,
+    /// Lines searched to choose from (1: always the best).
+    pub candidates: usize,
+    /// Only lines within this many centipawns of the best are chosen.
+    pub window: i32,
+    /// How loosely the choice follows the scores: a line `temperature` centipawns worse than the
+    /// best is chosen e (2.718) times less often. 0 always plays the best.
+    pub temperature: i32,
+}
+
+impl Strength {
+    /// The plain search: no cap, always the best line.
+    pub const FULL: Strength = Strength {
+        max_depth: None,
+        max_nodes: None,
+        candidates: 1,
+        window: 0,
+        temperature: 0,
+    };
+
+    /// The settings at level coordinate `x` (clamped to 1.0..=10.0; 10.0 is [`Strength::FULL`]).
+    /// Every setting is monotone in `x`: a higher `x` never searches less nor chooses more loosely.
+    pub fn at(x: f64) -> Strength {
+        let x = if x.is_nan() { 1.0 } else { x.clamp(1.0, 10.0) };
+        if x >= FULL_STRENGTH {
+            return Strength::FULL;
+        }
+        let above_1 = x - 1.0;
+        // 1 at level 1, 0 from level 9 on: how loosely the level chooses.
+        let looseness = ((STRICT_CHOICE_FROM - x) / (STRICT_CHOICE_FROM - 1.0)).clamp(0.0, 1.0);
+        Strength {
+            max_depth: Some((1.0 + DEPTH_PER_LEVEL * above_1).floor() as u32),
+            max_nodes: Some(
+                (NODES_AT_LEVEL_1 * NODE_GROWTH_PER_LEVEL.powf(above_1)).round() as u64,
+            ),
+            candidates: 1 + ((CANDIDATES_AT_LEVEL_1 - 1.0) * looseness).round() as usize,
+            window: (WINDOW_AT_LEVEL_1_CP * looseness.powf(1.5)).round() as i32,
+            temperature: (TEMPERATURE_AT_LEVEL_1_CP * looseness * looseness).round() as i32,
+        }
+    }
+
+    /// Whether this is the plain search.
+    pub fn is_full(&self) -> bool {
+        *self == Strength::FULL
+    }
+
+    /// `limits` with this strength's caps added (the tighter of the two wins).
+    pub fn cap(&self, limits: &SearchLimits) -> SearchLimits {
+        let tighter = |given: Option<u64>, cap: Option<u64>| match (given, cap) {
+            (Some(given), Some(cap)) => Some(given.min(cap)),
+            (given, cap) => given.or(cap),
+        };
+        SearchLimits {
+            depth: tighter(limits.depth.map(u64::from), self.max_depth.map(u64::from))
+                .map(|depth| depth as u32),
+            nodes: tighter(limits.nodes, self.max_nodes),
+            ..limits.clone()
+        }
+    }
+
+    /// The index of the line to play among `lines` (best first, at least one).
+    pub fn choose(&self, lines: &[Line], random: &mut Random) -> usize {
+        let Some(best) = lines.first().map(|line| line.score) else {
+            return 0;
+        };
+        if self.temperature == 0 || lines.len() == 1 || best.is_mate() || best.is_tablebase() {
+            return 0;
+        }
+        // Weights exp(-(best - score) / temperature), in thousandths, for lines in the window
+        // whose score is an evaluation (a mate or tablebase line is never traded away).
+        let weights: Vec<u64> = lines
+            .iter()
+            .map(|line| {
+                let loss = best.value() - line.score.value();
+                if line.score.is_mate() || line.score.is_tablebase() || loss > self.window {
+                    0
+                } else {
+                    (1000.0 * (-(loss as f64) / self.temperature as f64).exp()).round() as u64
+                }
+            })
+            .collect();
+        let total: u64 = weights.iter().sum();
+        if total == 0 {
+            return 0;
+        }
+        let mut target = random.below(total);
+        weights
+            .iter()
+            .position(|&weight| {
+                if target < weight {
+                    true
+                } else {
+                    target -= weight;
+                    false
+                }
+            })
+            .unwrap_or(0)
+    }
+
+    /// What a calibration of these settings depends on, hashed (64-bit FNV-1a): the settings and
+    /// the evaluation `network` they play with. A level's Elo is `measured` only while the
+    /// fingerprint it was measured with equals this one.
+    pub fn fingerprint(&self, network: &str) -> u64 {
+        let text = format!(
+            "depth={:?};nodes={:?};candidates={};window={};temperature={};network={network}",
+            self.max_depth, self.max_nodes, self.candidates, self.window, self.temperature
+        );
+        fnv1a(text.as_bytes())
+    }
+}
+
+/// 64-bit FNV-1a: small, stable across builds and platforms (unlike `std`'s hasher).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    bytes.iter().fold(OFFSET, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(PRIME)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::Score;
+    use shakmaty::{Move, Role, Square};
+
+    fn line(cp: i32, to: Square) -> Line {
+        Line {
+            score: Score::centipawns(cp),
+            pv: vec![Move::Normal {
+                role: Role::Pawn,
+                from: Square::E2,
+                capture: None,
+                to,
+                promotion: None,
+            }],
+        }
+    }
+
+    /// Weaker-or-equal in every setting: `a` never searches more nor chooses more strictly.
+    fn no_stronger(a: &Strength, b: &Strength) -> bool {
+        let cap = |c: Option<u64>| c.unwrap_or(u64::MAX);
+        cap(a.max_depth.map(u64::from)) <= cap(b.max_depth.map(u64::from))
+            && cap(a.max_nodes) <= cap(b.max_nodes)
+            && a.candidates >= b.candidates
+            && a.window >= b.window
+            && a.temperature >= b.temperature
+    }
+
+    #[test]
+    fn the_curve_is_monotone_and_ends_at_the_plain_search() {
+        let mut previous = Strength::at(1.0);
+        for step in 1..=900 {
+            let here = Strength::at(1.0 + f64::from(step) / 100.0);
+            assert!(no_stronger(&previous, &here), "{previous:?} then {here:?}");
+            previous = here;
+        }
+        assert!(Strength::at(10.0).is_full());
+        assert!(!Strength::at(9.999).is_full());
+        assert_eq!(Strength::at(-5.0), Strength::at(1.0));
+        assert_eq!(Strength::at(f64::NAN), Strength::at(1.0));
+        assert_eq!(Strength::at(12.0), Strength::FULL);
+    }
+
+    #[test]
+    fn nodes_double_per_level_and_the_choice_tightens() {
+        let level_1 = Strength::at(1.0);
+        assert_eq!(level_1.max_nodes, Some(1_000));
+        assert_eq!(level_1.max_depth, Some(1));
+        assert_eq!(
+            (level_1.candidates, level_1.window, level_1.temperature),
+            (6, 300, 160)
+        );
+        assert_eq!(Strength::at(2.0).max_nodes, Some(2_000));
+        // Halfway between two levels is halfway on the log scale.
+        assert_eq!(Strength::at(1.5).max_nodes, Some(1_414));
+        let level_9 = Strength::at(9.0);
+        assert_eq!(level_9.max_nodes, Some(256_000));
+        assert_eq!(
+            (level_9.candidates, level_9.window, level_9.temperature),
+            (1, 0, 0)
+        );
+    }
+
+    #[test]
+    fn caps_tighten_limits() {
+        let level_3 = Strength::at(3.0);
+        let capped = level_3.cap(&SearchLimits::depth(8));
+        assert_eq!((capped.depth, capped.nodes), (Some(3), Some(4_000)));
+        let full = Strength::FULL.cap(&SearchLimits::depth(8));
+        assert_eq!((full.depth, full.nodes), (Some(8), None));
+    }
+
+    #[test]
+    fn weak_levels_vary_among_good_moves_only() {
+        let lines = [
+            line(50, Square::E4),
+            line(30, Square::E3),
+            line(-400, Square::E3),
+        ];
+        let beginner = Strength::at(1.0);
+        let mut random = Random::seeded(1);
+        let mut counts = [0; 3];
+        for _ in 0..1000 {
+            counts[beginner.choose(&lines, &mut random)] += 1;
+        }
+        assert!(counts[0] > counts[1] && counts[1] > 100, "{counts:?}");
+        assert_eq!(counts[2], 0, "a move 450 cp worse is outside the window");
+        assert_eq!(Strength::FULL.choose(&lines, &mut random), 0);
+    }
+
+    #[test]
+    fn the_fingerprint_follows_the_settings_and_the_network() {
+        let level_3 = Strength::at(3.0);
+        assert_eq!(
+            level_3.fingerprint("nn-a"),
+            Strength::at(3.0).fingerprint("nn-a")
+        );
+        assert_ne!(level_3.fingerprint("nn-a"), level_3.fingerprint("nn-b"));
+        assert_ne!(
+            level_3.fingerprint("nn-a"),
+            Strength::at(3.5).fingerprint("nn-a")
+        );
+        // FNV-1a's published test vector, so the hash cannot silently change.
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+}

@@ -1,0 +1,229 @@
+"""Guards the levels' calibration (issue 20): the Elo fit of `benches/elo_fit.py` recovers known
+ratings from synthetic games, keeps the anchors fixed and narrows its intervals as games are
+added; the generated table `src/level/table.rs` is exactly what `benches/level_table.py` writes
+(a hand edit fails), the built module reads that table, and the levels sections of README.md and
+BENCHMARKS.md are what the table renders (so they cannot be edited by hand either: after
+`make calibrate`, or when the settings or the network change, `python benches/calibrate.py
+--render-only` rewrites them); the schedule of `benches/calibrate.py` gives every level and every
+requested Elo at least 60 games and rates the levels below Stockfish's range through the chain."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+from typing import Callable
+
+import ferrochess
+import pytest
+
+BENCHES = Path(__file__).resolve().parent.parent / "benches"
+sys.path.insert(0, str(BENCHES))
+
+import calibrate  # noqa: E402
+import elo_fit  # noqa: E402
+import level_table  # noqa: E402
+
+
+def synthetic_games(truth: dict[str, float], pairs: list[tuple[str, str]], per_pair: int,
+                    seed: int, draw_rate: float = 0.3) -> list[elo_fit.Game]:  # fmt: skip
+    """Games drawn from the Elo model: per pair, `per_pair` games with colours alternating; a
+    draw with probability `draw_rate` scaled down as the gap widens, so the expected score is
+    the model's."""
+    rng = random.Random(seed)
+    games = []
+    for a, b in pairs:
+        for index in range(per_pair):
+            white, black = (a, b) if index % 2 == 0 else (b, a)
+            p = elo_fit.expected(truth[white], truth[black])
+            draw = min(draw_rate, 2 * min(p, 1 - p))
+            roll = rng.random()
+            if roll < draw:
+                score = 0.5
+            elif roll < draw + (p - draw / 2):
+                score = 1.0
+            else:
+                score = 0.0
+            games.append(elo_fit.Game(white, black, score))
+    return games
+
+
+TRUTH = {"sf:1400": 1400.0, "sf:1800": 1800.0, "a": 1250.0, "b": 1520.0, "c": 1700.0,
+         "low": 900.0}  # fmt: skip
+PAIRS = [("a", "sf:1400"), ("b", "sf:1400"), ("b", "sf:1800"), ("c", "sf:1800"),
+         ("a", "b"), ("b", "c"), ("low", "a")]  # fmt: skip
+ANCHORS = {"sf:1400": 1400.0, "sf:1800": 1800.0}
+
+
+def test_the_fit_recovers_known_ratings_with_anchors_fixed() -> None:
+    games = synthetic_games(TRUTH, PAIRS, per_pair=2000, seed=1)
+    ratings = elo_fit.fit(games, ANCHORS, virtual_draws=0)
+    for player, rating in ratings.items():
+        if player in ANCHORS:
+            assert (rating.elo, rating.low, rating.high) == (ANCHORS[player],) * 3
+            assert rating.anchored
+        else:
+            # The truth lies in the 95% interval, which is narrow with 2000 games a pairing.
+            assert rating.low <= TRUTH[player] <= rating.high, (player, rating)
+            assert rating.high - rating.low < 60, (player, rating)
+    # "low" played only "a", yet it is rated through the chain.
+    assert ratings["low"].games == 2000 and not ratings["low"].anchored
+
+
+def test_intervals_narrow_with_more_games() -> None:
+    widths = []
+    for per_pair in (20, 80, 320):
+        ratings = elo_fit.fit(synthetic_games(TRUTH, PAIRS, per_pair, seed=2), ANCHORS)
+        widths.append(ratings["b"].high - ratings["b"].low)
+    assert widths[0] > widths[1] > widths[2], widths
+    # Four times the games, about half the width.
+    assert 1.6 < widths[1] / widths[2] < 2.5, widths
+
+
+def test_draws_count_half_and_a_clean_sweep_stays_finite() -> None:
+    even = [elo_fit.Game("x", "sf:1500", 0.5)] * 10
+    assert elo_fit.fit(even, {"sf:1500": 1500})["x"].elo == pytest.approx(1500, abs=1e-3)
+    half = [elo_fit.Game("x", "sf:1500", 1.0), elo_fit.Game("sf:1500", "x", 1.0)] * 10
+    assert elo_fit.fit(half, {"sf:1500": 1500})["x"].elo == pytest.approx(1500, abs=1e-3)
+    # 3 points of 4 is 191 Elo above the opponent (1 / (1 + 10 ** (-191 / 400)) = 0.75).
+    three = [elo_fit.Game("x", "sf:1500", s) for s in (1, 1, 0.5, 0.5)]
+    assert elo_fit.fit(three, {"sf:1500": 1500}, virtual_draws=0)["x"].elo == pytest.approx(
+        1500 + 400 * __import__("math").log10(3), abs=0.01
+    )
+    sweep = [elo_fit.Game("x", "sf:1500", 1.0)] * 20
+    rating = elo_fit.fit(sweep, {"sf:1500": 1500})["x"]
+    assert 1500 + 400 < rating.elo < 1500 + 1000 and rating.low < rating.elo < rating.high
+
+
+def test_unlinked_players_and_no_anchor_are_refused() -> None:
+    games = [elo_fit.Game("x", "sf:1500", 1.0), elo_fit.Game("y", "z", 0.5)]
+    with pytest.raises(ValueError, match="y, z"):
+        elo_fit.fit(games, {"sf:1500": 1500})
+    assert elo_fit.linked(games, {"sf:1500": 1500}) == {"x", "sf:1500"}
+    with pytest.raises(ValueError, match="no anchor"):
+        elo_fit.fit(games, {})
+
+
+# --- the table and the docs ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def table() -> level_table.Table:
+    return level_table.parse_table_rs(level_table.TABLE.read_text(encoding="utf-8"))
+
+
+def levels_now() -> list[level_table.LevelNow]:
+    """The levels as the built module plays them, in the shape the binary's `levels` gives."""
+    return [
+        level_table.LevelNow(level.number, level.name, level.elo, level.calibration, 0,
+                             level.max_depth, level.max_nodes, level.candidates, level.window,
+                             level.temperature)  # fmt: skip
+        for level in ferrochess.levels()
+    ]
+
+
+def test_the_table_is_generated_and_a_hand_edit_is_refused(table: level_table.Table) -> None:
+    text = level_table.TABLE.read_text(encoding="utf-8")
+    assert text.startswith("//! @generated by benches/calibrate.py")
+    assert level_table.render_table_rs(table) == text
+    edited = text.replace(f"elo: {table.rows[4].elo},", f"elo: {table.rows[4].elo + 1},", 1)
+    assert level_table.parse_table_rs(edited).rows[4].elo == table.rows[4].elo + 1  # well formed
+    with pytest.raises(ValueError, match="edited by hand"):
+        level_table.parse_table_rs(edited.replace("pub const", "// a note\npub const", 1))
+    assert [row.number for row in table.rows] == list(range(1, 11))
+
+
+def test_the_built_module_reads_the_table(table: level_table.Table) -> None:
+    for level, row in zip(ferrochess.levels(), table.rows):
+        built = (level.number, level.name, level.elo, level.elo_low, level.elo_high, level.games)
+        written = (row.number, row.name, row.elo, row.low, row.high, row.games)
+        assert built == written, "rebuild the module (make dev) after the table changed"
+        assert level.calibration in ("measured", "stale")
+        if level.calibration == "measured":
+            assert row.fingerprint != 0 and level.elo_low is not None
+
+
+@pytest.mark.parametrize(
+    ("path", "markers", "render"),
+    [
+        (level_table.README, level_table.README_MARKERS, level_table.render_readme),
+        (level_table.BENCHMARKS, level_table.BENCHMARKS_MARKERS, level_table.render_benchmarks),
+    ],
+    ids=["README", "BENCHMARKS"],
+)
+def test_the_docs_show_what_the_table_renders(
+    table: level_table.Table, path: Path, markers: tuple[str, str], render: Callable[..., str]
+) -> None:
+    levels = levels_now()
+    expected = render(table, [level.calibration for level in levels], levels)
+    written = level_table.section(path.read_text(encoding="utf-8"), markers)
+    assert written == expected, (
+        f"{path.name}'s levels section is not what src/level/table.rs renders: run "
+        "python benches/calibrate.py --render-only (never edit it by hand)"
+    )
+
+
+def test_the_binary_lists_the_levels_the_module_plays(repo_root: Path) -> None:
+    binary = repo_root / "target" / "release" / "ferrochess-uci"
+    if not binary.exists():
+        pytest.skip(f"{binary} not built")
+    network, bench, levels = level_table.engine_facts(str(binary), bench=False)
+    assert network and bench is None
+    module = ferrochess.levels()
+    assert [(lv.number, lv.name, lv.depth, lv.nodes, lv.candidates, lv.window, lv.temperature)
+            for lv in levels] == [(lv.number, lv.name, lv.max_depth, lv.max_nodes, lv.candidates,
+                                   lv.window, lv.temperature) for lv in module]  # fmt: skip
+
+
+# --- the schedule ----------------------------------------------------------------------------
+
+
+def arguments(**overrides: object) -> argparse.Namespace:
+    defaults = {"games": 60, "chain_games": 20, "min_anchor_games": 40, "anchor_spread": 100,
+                "max_anchor_gap": 350, "cross_check": ["phalanx", "glaurung"],
+                "cross_check_games": 20, "check_games": 60}  # fmt: skip
+    defaults.update(overrides)
+    return argparse.Namespace(**defaults)
+
+
+def games_of(player: str, pairings: list[calibrate.Pairing]) -> int:
+    return sum(p.games for p in pairings if player in (p.first, p.second))
+
+
+def test_every_level_gets_60_games_and_anchors_near_it() -> None:
+    expected = {n: 800 + 170 * (n - 1) for n in range(1, 11)}
+    first = calibrate.level_schedule(expected, arguments(), "1")
+    second = calibrate.level_schedule(expected, arguments(), "2")
+    assert {p.stage for p in first} == {"1"} and {p.stage for p in second} == {"2"}
+    # Stage 2 replays no opening of stage 1, and plays only anchors, as many games as stage 1.
+    assert all(p.opening_offset >= 30 for p in second)
+    assert all(p.second.startswith("sf:") for p in second)
+    anchor_games = [sum(p.games for p in stage if p.second.startswith("sf:"))
+                    for stage in (first, second)]  # fmt: skip
+    assert anchor_games[0] == anchor_games[1]
+    pairings = first + second
+    for number, elo in expected.items():
+        assert games_of(f"level:{number}", pairings) >= 60, number
+        anchors = [int(p.second[3:]) for p in pairings
+                   if p.first == f"level:{number}" and p.second.startswith("sf:")]  # fmt: skip
+        assert all(1350 <= a <= 2850 and a - elo <= 350 for a in anchors), (number, anchors)
+        if elo >= 1350:
+            assert anchors and min(abs(a - elo) for a in anchors) <= 150, (number, anchors)
+    # Level 1 (800) has no anchor in reach: it is rated through level 2.
+    assert not any(p.first == "level:1" and p.second.startswith("sf:") for p in pairings)
+    assert all(p.games % 2 == 0 for p in pairings)  # colours swapped on every opening
+    assert {p.second for p in pairings if p.first == "level:10"} >= {"phalanx", "glaurung"}
+
+
+def test_requested_elos_get_60_games_each() -> None:
+    pairings = calibrate.check_schedule([1500, 2000], arguments())
+    for elo in (1500, 2000):
+        assert games_of(f"elo:{elo}", pairings) >= 60
+        opponents = {p.second for p in pairings if p.first == f"elo:{elo}"}
+        assert opponents == {f"sf:{elo - 100}", f"sf:{elo}", f"sf:{elo + 100}"}
+
+
+def test_the_time_estimate_spends_both_clocks_whole() -> None:
+    # 10 s + 60 moves x 0.1 s a side, two sides, two games at a time.
+    assert calibrate.estimate_hours(100, "10+0.1", 2) == pytest.approx(100 * 32 / 2 / 3600)
