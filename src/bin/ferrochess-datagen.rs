@@ -35,9 +35,10 @@ Usage: {NAME} --output DIR (--positions N | --games N) [options]
   --report-seconds S    seconds between progress lines on stderr (10)
   -h, --help            this text
 
-Stopping and resuming: Ctrl-C ends the program at once. Each game's lines are written in one
-append when the game ends, so the files only ever hold whole games (the games in progress are
-lost). Run the same command again to go on: it counts what the files hold and plays new games
+Stopping and resuming: Ctrl-C ends the program at once, and so does `kill` (SIGTERM), which a
+run started in the background by a script needs: such a run ignores SIGINT. Each game's lines
+are written in one append when the game ends, so the files only ever hold whole games (the
+games in progress are lost). Run the same command again to go on: it counts what the files hold and plays new games
 (each game's seed comes from the seed, the thread and the game's number), never one it wrote.
 "
     )
