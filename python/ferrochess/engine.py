@@ -90,9 +90,10 @@ class SearchOptions:
     transposition_table: bool = True
     """The transposition table. Off: never probed nor written."""
     pruning: bool = True
-    """The selective search on top of alpha-beta: null-move, reverse futility, futility and late
-    move pruning, late move and internal iterative reductions, static-exchange pruning in the
-    quiescence search. Off: alpha-beta without quiescence returns exactly the minimax score,
+    """The selective search on top of alpha-beta: null-move, reverse futility, futility, late move
+    and static-exchange pruning, late move and internal iterative reductions, the correction
+    history's correction of the static evaluation, static-exchange pruning in the quiescence
+    search. Off: alpha-beta without quiescence returns exactly the minimax score,
     only slower (the quiescence search's delta pruning belongs to alpha-beta)."""
 
 

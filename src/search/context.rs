@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering;
 
 use super::Line;
-use super::ordering::{History, Killers};
+use super::ordering::{Continuation, History, Killers, PieceTo};
 use super::params::{CHECK_INTERVAL_NODES, POLL_INTERVAL_NODES};
 use super::pv::PvTable;
 use super::report::{SearchInfo, SearchObserver, SearchStats};
@@ -17,7 +17,7 @@ use crate::position::Position;
 use crate::score::{MAX_PLY, Score};
 use crate::tablebase::Tablebases;
 use crate::transposition::TranspositionTable;
-use shakmaty::Move;
+use shakmaty::{Move, Position as _};
 
 /// The largest evaluation a network may give, in centipawns: well inside the ordinary scores
 /// (tablebase wins start at 20,000 less the longest line).
@@ -39,12 +39,23 @@ pub(super) struct Scope<'a> {
     pub(super) max_nodes: Option<u64>,
 }
 
+/// What the search remembers of each ply of the line it is on.
+#[derive(Copy, Clone, Default)]
+pub(super) struct Frame {
+    /// The move played from this ply (`None`: a null move, or none yet).
+    pub(super) moved: Option<PieceTo>,
+    /// The node's static evaluation, corrected (`None`: in check, or not evaluated).
+    pub(super) eval: Option<Score>,
+}
+
 /// Everything one search owns while it runs.
 pub(super) struct Context<'a> {
     pub(super) position: &'a mut Position,
     pub(super) table: &'a TranspositionTable,
     pub(super) history: &'a mut History,
     pub(super) killers: Killers,
+    /// One frame per ply of the line searched.
+    pub(super) frames: Vec<Frame>,
     pub(super) pv: PvTable,
     pub(super) stop: &'a StopFlag,
     pub(super) shared: &'a Shared,
@@ -85,6 +96,7 @@ impl<'a> Context<'a> {
             table: scope.table,
             history,
             killers: Killers::default(),
+            frames: vec![Frame::default(); MAX_PLY + 1],
             pv: PvTable::default(),
             stop: scope.stop,
             shared: scope.shared,
@@ -187,6 +199,22 @@ impl Context<'_> {
             }
             None => eval::evaluate(self.position.board()),
         }
+    }
+
+    /// The static evaluation with the correction history's correction for its pawn structure,
+    /// kept within the ordinary scores.
+    #[inline]
+    pub(super) fn corrected(&self, raw: Score) -> Score {
+        let board = self.position.board();
+        let correction = self.history.correct(board.board(), board.turn());
+        Score::centipawns((raw.value() + correction).clamp(-MAX_NETWORK_CP, MAX_NETWORK_CP))
+    }
+
+    /// The moves played one and two plies before `ply` on this line.
+    #[inline]
+    pub(super) fn previous_moves(&self, ply: usize) -> Continuation {
+        let before = |back: usize| ply.checked_sub(back).and_then(|p| self.frames[p].moved);
+        [before(1), before(2)]
     }
 
     pub(super) fn info(&self, depth: u32, lines: Vec<Line>) -> SearchInfo {

@@ -6,6 +6,7 @@ use shakmaty::{Chess, Move, Position as _};
 
 use super::context::Context;
 use super::mate::MateProofs;
+use super::ordering::PieceTo;
 use super::params::{
     ASPIRATION_MAX_CP, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW_CP, TIME_STABILITY_FACTOR,
 };
@@ -220,11 +221,13 @@ impl Context<'_> {
         let (mut alpha, beta) = window;
         let mut best: Option<(Score, Vec<Move>)> = None;
         self.pv.clear(0);
+        self.frames[0].eval = None;
         for (index, &m) in root_moves
             .iter()
             .filter(|m| !excluded.contains(m))
             .enumerate()
         {
+            self.frames[0].moved = Some(PieceTo::new(self.position.board().turn(), m));
             self.position.push(m);
             // Principal variation search: after the first move, a null window shows whether a
             // move beats the best so far; only then is it searched with the full window (with

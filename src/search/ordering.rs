@@ -1,11 +1,16 @@
 //! Move ordering: the transposition table move, then captures that do not lose material (by static
 //! exchange) by MVV-LVA, and queen promotions, then the two killer moves of the ply, then quiet
-//! moves by history, then captures that lose material, then underpromotions.
+//! moves by history (the move's own, and how it fared after the last two moves: continuation
+//! history), then captures that lose material, then underpromotions. The same module keeps the
+//! correction history, which learns how far the static evaluation misses in a pawn structure.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Board, Color, Move, MoveList, Role};
 
-use super::params::{HISTORY_MAX, LVA_DIVISOR, MVV_WEIGHT, ORDERING_VALUE_CP};
+use super::params::{
+    CORRECTION_GRAIN, CORRECTION_MAX_CP, CORRECTION_SLOTS, CORRECTION_WEIGHT_MAX, HISTORY_MAX,
+    LVA_DIVISOR, MVV_WEIGHT, ORDERING_VALUE_CP,
+};
 use crate::score::MAX_PLY;
 use crate::transposition::PackedMove;
 
@@ -19,24 +24,74 @@ const GOOD_CAPTURE: i32 = 100_000;
 const FIRST_KILLER: i32 = 90_000;
 /// ...and its second.
 const SECOND_KILLER: i32 = 89_000;
-// (Quiet moves score their history, between the killers and the losing captures.)
+// (Quiet moves score their history, at most 3 * HISTORY_MAX either way, between the killers and
+// the losing captures.)
 /// Captures that lose material by static exchange, plus MVV-LVA.
-const LOSING_CAPTURE: i32 = -50_000;
+const LOSING_CAPTURE: i32 = -200_000;
 /// Promotions to a knight, bishop or rook: last.
-const UNDERPROMOTION: i32 = -100_000;
+const UNDERPROMOTION: i32 = -300_000;
 
-/// Quiet moves that caused beta cut-offs, by side and from/to square; kept across searches of a game.
+/// A move as the continuation history sees it: the piece that moved (side and role) and the
+/// square it went to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PieceTo {
+    piece: u8,
+    to: u8,
+}
+
+impl PieceTo {
+    /// `m`, played by `side`.
+    #[inline]
+    pub fn new(side: Color, m: Move) -> PieceTo {
+        PieceTo {
+            piece: side as u8 * 6 + (m.role() as u8 - 1),
+            to: m.to() as u8,
+        }
+    }
+
+    #[inline]
+    fn index(self) -> usize {
+        usize::from(self.piece) * 64 + usize::from(self.to)
+    }
+}
+
+/// The moves played one and two plies before a node (`None` at the root, after a null move or
+/// before the root): the context the continuation history reads a quiet move in.
+pub type Continuation = [Option<PieceTo>; 2];
+
+/// Pieces (side and role) times squares: the size of one side of the continuation table.
+const PIECE_SQUARES: usize = 12 * 64;
+
+/// Quiet moves that caused beta cut-offs, kept across the searches of a game: by side and
+/// from/to square (the butterfly history), and by the piece and square of the move one or two
+/// plies before (the continuation history, one table for both distances). Also the correction
+/// history (see [`History::correct`]).
 #[derive(Clone)]
 pub struct History {
     table: Box<[[[i32; 64]; 64]; 2]>,
+    /// `[previous piece-square][piece-square]`, flat; i16 keeps it at 1.2 MB.
+    continuation: Box<[i16]>,
+    /// By side to move and pawn structure: what to add to the static evaluation, in
+    /// 1/[`CORRECTION_GRAIN`] centipawns.
+    correction: Box<[i32]>,
 }
 
 impl Default for History {
     fn default() -> Self {
         History {
             table: Box::new([[[0; 64]; 64]; 2]),
+            continuation: vec![0; PIECE_SQUARES * PIECE_SQUARES].into_boxed_slice(),
+            correction: vec![0; 2 * CORRECTION_SLOTS].into_boxed_slice(),
         }
     }
+}
+
+/// Moves `entry` towards `bonus`'s sign; values stay within `±HISTORY_MAX` because large values
+/// move less ("gravity").
+#[inline]
+fn apply_bonus(entry: i32, bonus: i32) -> i32 {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    entry + bonus - entry * bonus.abs() / HISTORY_MAX
 }
 
 impl History {
@@ -46,24 +101,91 @@ impl History {
         &mut self.table[side as usize][from][m.to() as usize]
     }
 
+    /// The butterfly history of `m` for `side`, within `±HISTORY_MAX`.
     #[inline]
     pub fn get(&self, side: Color, m: Move) -> i32 {
         let from = m.from().map_or(0, |sq| sq as usize);
         self.table[side as usize][from][m.to() as usize]
     }
 
-    /// Rewards (positive `bonus`) or punishes (negative) a quiet move; values stay within
-    /// `±HISTORY_MAX` because large values move less.
     #[inline]
-    pub fn update(&mut self, side: Color, m: Move, bonus: i32) {
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    fn continuation_index(previous: PieceTo, current: PieceTo) -> usize {
+        previous.index() * PIECE_SQUARES + current.index()
+    }
+
+    /// How good quiet move `m` of `side` has been: its butterfly history plus its continuation
+    /// history after each of the `previous` moves, within `±3 * HISTORY_MAX`.
+    #[inline]
+    pub fn quiet_score(&self, side: Color, m: Move, previous: &Continuation) -> i32 {
+        let current = PieceTo::new(side, m);
+        let continuation: i32 = previous
+            .iter()
+            .flatten()
+            .map(|&before| i32::from(self.continuation[Self::continuation_index(before, current)]))
+            .sum();
+        self.get(side, m) + continuation
+    }
+
+    /// Rewards (positive `bonus`) or punishes (negative) a quiet move in both histories.
+    #[inline]
+    pub fn update(&mut self, side: Color, m: Move, previous: &Continuation, bonus: i32) {
         let entry = self.slot(side, m);
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+        *entry = apply_bonus(*entry, bonus);
+        let current = PieceTo::new(side, m);
+        for &before in previous.iter().flatten() {
+            let entry = &mut self.continuation[Self::continuation_index(before, current)];
+            // Within ±HISTORY_MAX (16,384), so it fits an i16.
+            *entry = apply_bonus(i32::from(*entry), bonus) as i16;
+        }
+    }
+
+    #[inline]
+    fn correction_index(board: &Board, side: Color) -> usize {
+        // A multiplicative hash of the two sides' pawns, its top bits.
+        let white = board.by_piece(shakmaty::Piece {
+            color: Color::White,
+            role: Role::Pawn,
+        });
+        let black = board.by_piece(shakmaty::Piece {
+            color: Color::Black,
+            role: Role::Pawn,
+        });
+        let hash = u64::from(white).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ u64::from(black).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        let slot = (hash >> 32) as usize % CORRECTION_SLOTS;
+        side as usize * CORRECTION_SLOTS + slot
+    }
+
+    /// The correction of a static evaluation (centipawns, side to move's view) in this pawn
+    /// structure: what searches found the evaluation missed there, averaged.
+    #[inline]
+    pub fn correct(&self, board: &Board, side: Color) -> i32 {
+        self.correction[Self::correction_index(board, side)] / CORRECTION_GRAIN
+    }
+
+    /// Learns from a search of `depth` plies whose result, `searched` (centipawns), differs from
+    /// the uncorrected static evaluation `raw`: a moving average, deeper results weighing more.
+    #[inline]
+    pub fn update_correction(
+        &mut self,
+        board: &Board,
+        side: Color,
+        depth: i32,
+        raw: i32,
+        searched: i32,
+    ) {
+        let entry = &mut self.correction[Self::correction_index(board, side)];
+        let weight = (depth + 1).clamp(1, CORRECTION_WEIGHT_MAX);
+        let target = (searched - raw) * CORRECTION_GRAIN;
+        let limit = CORRECTION_MAX_CP * CORRECTION_GRAIN;
+        *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
     }
 
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
         *self.table = [[[0; 64]; 64]; 2];
+        self.continuation.fill(0);
+        self.correction.fill(0);
     }
 }
 
@@ -131,6 +253,7 @@ pub fn score_moves(
     killers: [Option<Move>; 2],
     history: &History,
     side: Color,
+    previous: &Continuation,
 ) -> MoveScores {
     let mut scores = MoveScores::new();
     for &m in moves.iter() {
@@ -149,7 +272,7 @@ pub fn score_moves(
         } else if killers[1] == Some(m) {
             SECOND_KILLER
         } else {
-            history.get(side, m)
+            history.quiet_score(side, m, previous)
         });
     }
     scores

@@ -133,11 +133,33 @@ pub const TIME_STABILITY_FACTOR: [f64; 5] = [1.6, 1.25, 1.0, 0.85, 0.7];
 pub const HISTORY_MAX: i32 = 16_384;
 
 /// The history bonus of a quiet move that cut off at `depth` plies (and the malus of the quiet
-/// moves tried before it): the square of the depth, so deep cut-offs weigh most.
+/// moves tried before it): growing with the square of the depth, so deep cut-offs weigh most, up
+/// to [`HISTORY_BONUS_MAX`] (a tenth of the way to [`HISTORY_MAX`] and more at one cut-off).
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    depth * depth
+    (16 * depth * depth + 32 * depth + 16).min(HISTORY_BONUS_MAX)
 }
+pub const HISTORY_BONUS_MAX: i32 = 1_200;
+
+/// Late move reductions: a quiet move's history (butterfly plus continuation, within
+/// `±3 * HISTORY_MAX`) over this takes a ply off its reduction, or adds one when negative.
+pub const LMR_HISTORY_DIVISOR: i32 = 8_192;
+
+/// Static exchange pruning: at a non-PV node no deeper than this (plies), after the first move,
+/// a capture losing more than [`SEE_CAPTURE_MARGIN_CP`] per ply of depth, or a quiet move that
+/// loses more than [`SEE_QUIET_MARGIN_CP`] per squared ply, is skipped.
+pub const SEE_PRUNING_MAX_DEPTH: i32 = 8;
+pub const SEE_CAPTURE_MARGIN_CP: i32 = 90;
+pub const SEE_QUIET_MARGIN_CP: i32 = 25;
+
+/// Correction history: pawn structures remembered per side (a hash's slots)...
+pub const CORRECTION_SLOTS: usize = 16_384;
+/// ...each correction kept in 1/this centipawns...
+pub const CORRECTION_GRAIN: i32 = 256;
+/// ...a search of depth d weighing d + 1 (at most this) against 256 for the average so far...
+pub const CORRECTION_WEIGHT_MAX: i32 = 16;
+/// ...and no correction beyond this many centipawns either way.
+pub const CORRECTION_MAX_CP: i32 = 96;
 
 /// Quiet moves per node remembered for the history malus; past them it stops (those moves were
 /// tried last anyway).

@@ -1,6 +1,7 @@
 //! Quiescence search: at the horizon, play captures and queen promotions until the position is quiet,
 //! so the evaluation is never taken in the middle of an exchange. Checkmate is recognised here
-//! (every evasion is searched in check); stalemate is not (only captures are generated).
+//! (every evasion is searched in check); stalemate is not (only captures are generated). Results
+//! go to the transposition table at depth 0, and come from it at any depth.
 
 use shakmaty::{Bitboard, Position as _, Rank, Role};
 
@@ -8,6 +9,7 @@ use super::context::Context;
 use super::ordering::{loses_material, pick_next, role_value, score_captures};
 use super::params::{BIG_DELTA_CP, DELTA_MARGIN_CP};
 use crate::score::{MAX_PLY, Score};
+use crate::transposition::{Bound, PackedMove};
 
 impl Context<'_> {
     /// The value of the current position once captures are resolved (fail-soft). In check, every
@@ -27,15 +29,34 @@ impl Context<'_> {
         }
 
         let in_check = self.position.board().is_check();
+        let alpha_beta = self.switches.alpha_beta;
+        let selective = self.switches.selective();
+
+        // A stored result whose bound fits ends the node (any depth is deep enough here).
+        let use_table = alpha_beta && self.switches.transposition_table;
+        let key = self.position.key();
+        if use_table && let Some(entry) = self.table.probe(key) {
+            self.stats.tt_hits += 1;
+            let score = entry.score.from_tt(ply);
+            let usable = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable {
+                return score;
+            }
+        }
 
         // Stand pat: the side to move may decline every capture (not when in check). Deciding this
         // before generating moves saves the generation at most nodes.
         let mut best_score = -Score::INFINITE;
         let mut stand_pat = -Score::INFINITE;
-        let alpha_beta = self.switches.alpha_beta;
-        let selective = self.switches.selective();
         if !in_check {
             stand_pat = self.evaluate();
+            if selective {
+                stand_pat = self.corrected(stand_pat);
+            }
             if alpha_beta && stand_pat >= beta {
                 return stand_pat;
             }
@@ -71,6 +92,7 @@ impl Context<'_> {
         };
 
         let mut scores = score_captures(&moves);
+        let mut best_move = None;
         for index in 0..moves.len() {
             if self.switches.move_ordering {
                 pick_next(&mut moves, &mut scores, index);
@@ -99,11 +121,22 @@ impl Context<'_> {
                 best_score = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     if alpha_beta && score >= beta {
                         break;
                     }
                 }
             }
+        }
+        if use_table {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else {
+                Bound::Upper
+            };
+            let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
+            self.table
+                .store(key, packed, best_score.to_tt(ply), 0, bound);
         }
         best_score
     }
