@@ -13,6 +13,13 @@ use crate::search::{SearchRequest, Searcher, Silent};
 /// Default bench depth in plies.
 pub const BENCH_DEPTH: u32 = 6;
 
+/// The search's signature: the bench's total nodes at [`BENCH_DEPTH`] with the compiled-in
+/// network, written down. A test fails when the search no longer gives it, so a change of
+/// behaviour updates it in the same commit; the levels' calibration fingerprints include it
+/// ([`crate::level::Strength::fingerprint`]), so such a change also marks every level stale
+/// until `make calibrate` measures them again.
+pub const BENCH_SIGNATURE: u64 = 281_520;
+
 /// Transposition table size for each bench position, in megabytes.
 pub const BENCH_HASH_MB: usize = 16;
 
@@ -99,4 +106,18 @@ pub fn run(depth: u32, evaluation: &Evaluation) -> Result<BenchReport, Error> {
         nodes,
         elapsed: start.elapsed(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bench_gives_the_written_signature() {
+        let report = run(BENCH_DEPTH, &Evaluation::default()).unwrap();
+        assert_eq!(
+            report.nodes, BENCH_SIGNATURE,
+            "the search's behaviour changed: write the new Bench in BENCH_SIGNATURE (and the commit message)"
+        );
+    }
 }

@@ -149,13 +149,20 @@ impl Strength {
             .unwrap_or(0)
     }
 
-    /// What a calibration of these settings depends on, hashed (64-bit FNV-1a): the settings and
-    /// the evaluation `network` they play with. A level's Elo is `measured` only while the
-    /// fingerprint it was measured with equals this one.
+    /// What a calibration of these settings depends on, hashed (64-bit FNV-1a): the settings, the
+    /// evaluation `network` they play with and the search ([`BENCH_SIGNATURE`]). A level's Elo is
+    /// `measured` only while the fingerprint it was measured with equals this one.
+    ///
+    /// [`BENCH_SIGNATURE`]: crate::bench::BENCH_SIGNATURE
     pub fn fingerprint(&self, network: &str) -> u64 {
         let text = format!(
-            "depth={:?};nodes={:?};candidates={};window={};temperature={};network={network}",
-            self.max_depth, self.max_nodes, self.candidates, self.window, self.temperature
+            "depth={:?};nodes={:?};candidates={};window={};temperature={};network={network};search={}",
+            self.max_depth,
+            self.max_nodes,
+            self.candidates,
+            self.window,
+            self.temperature,
+            crate::bench::BENCH_SIGNATURE
         );
         fnv1a(text.as_bytes())
     }

@@ -320,3 +320,93 @@ const SORT_AFTER: usize = 4;
 pub fn is_quiet(m: Move) -> bool {
     !m.is_capture() && !m.is_promotion()
 }
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Chess, Position as _, Square};
+
+    use super::*;
+
+    fn quiet(role: Role, from: Square, to: Square) -> Move {
+        Move::Normal {
+            role,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        }
+    }
+
+    #[test]
+    fn histories_reward_punish_and_stay_within_bounds() {
+        let mut history = History::default();
+        let knight = quiet(Role::Knight, Square::G1, Square::F3);
+        let reply = PieceTo::new(Color::Black, quiet(Role::Pawn, Square::E7, Square::E5));
+        let after_e5: Continuation = [Some(reply), None];
+        for _ in 0..1_000 {
+            history.update(Color::White, knight, &after_e5, HISTORY_MAX);
+        }
+        assert_eq!(history.get(Color::White, knight), HISTORY_MAX);
+        assert_eq!(
+            history.quiet_score(Color::White, knight, &after_e5),
+            2 * HISTORY_MAX,
+            "the butterfly and the one continuation entry, each at its bound"
+        );
+        // Read in another context (no move before), only the butterfly history counts.
+        assert_eq!(
+            history.quiet_score(Color::White, knight, &[None, None]),
+            HISTORY_MAX
+        );
+        assert_eq!(
+            history.get(Color::Black, knight),
+            0,
+            "the other side's table"
+        );
+        for _ in 0..1_000 {
+            history.update(Color::White, knight, &after_e5, -HISTORY_MAX);
+        }
+        assert_eq!(
+            history.quiet_score(Color::White, knight, &after_e5),
+            -2 * HISTORY_MAX
+        );
+        history.clear();
+        assert_eq!(history.quiet_score(Color::White, knight, &after_e5), 0);
+    }
+
+    #[test]
+    fn the_correction_is_a_bounded_average_per_side_and_pawn_structure() {
+        let mut history = History::default();
+        let start = Chess::default();
+        let board = start.board();
+        let after_e4 = start
+            .clone()
+            .play(quiet(Role::Pawn, Square::E2, Square::E4))
+            .unwrap();
+        // One search finding the evaluation 40 cp low moves the correction a little way.
+        history.update_correction(board, Color::White, 3, 0, 40);
+        let once = history.correct(board, Color::White);
+        assert!((0..40).contains(&once), "{once}");
+        // Many, from deep searches, converge to the miss...
+        for _ in 0..2_000 {
+            history.update_correction(board, Color::White, 20, 0, 40);
+        }
+        assert!((39..=40).contains(&history.correct(board, Color::White)));
+        // ...but never past the bound, however far off the evaluation was.
+        for _ in 0..2_000 {
+            history.update_correction(board, Color::White, 20, 0, 5_000);
+        }
+        assert_eq!(history.correct(board, Color::White), CORRECTION_MAX_CP);
+        assert_eq!(
+            history.correct(board, Color::Black),
+            0,
+            "the other side to move"
+        );
+        assert_eq!(
+            history.correct(after_e4.board(), Color::White),
+            0,
+            "another pawn structure"
+        );
+        history.clear();
+        assert_eq!(history.correct(board, Color::White), 0);
+    }
+}
