@@ -26,6 +26,19 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// Whether a stored `score` with this bound settles a node searched within `alpha..beta`
+    /// (the true score is then known to lie outside the window, or is known exactly).
+    #[inline]
+    pub fn settles(self, score: Score, alpha: Score, beta: Score) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// A move packed in 16 bits: from (6), to (6), promotion role (3). Castling is king-to-rook.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct PackedMove(u16);

@@ -97,12 +97,7 @@ impl Context<'_> {
             self.stats.tt_hits += 1;
             if entry.depth >= depth {
                 let score = entry.score.from_tt(ply);
-                let usable = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if usable {
+                if entry.bound.settles(score, alpha, beta) {
                     return score;
                 }
             }

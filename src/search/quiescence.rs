@@ -38,12 +38,7 @@ impl Context<'_> {
         if use_table && let Some(entry) = self.table.probe(key) {
             self.stats.tt_hits += 1;
             let score = entry.score.from_tt(ply);
-            let usable = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if usable {
+            if entry.bound.settles(score, alpha, beta) {
                 return score;
             }
         }
