@@ -134,11 +134,12 @@ pub const HISTORY_MAX: i32 = 16_384;
 
 /// The history bonus of a quiet move that cut off at `depth` plies (and the malus of the quiet
 /// moves tried before it): growing with the square of the depth, so deep cut-offs weigh most, up
-/// to [`HISTORY_BONUS_MAX`] (a tenth of the way to [`HISTORY_MAX`] and more at one cut-off).
+/// to [`HISTORY_BONUS_MAX`].
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
     (16 * depth * depth + 32 * depth + 16).min(HISTORY_BONUS_MAX)
 }
+/// The largest history bonus (reached from depth 8 on), about 7% of [`HISTORY_MAX`].
 pub const HISTORY_BONUS_MAX: i32 = 1_200;
 
 /// Late move reductions: a quiet move's history (butterfly plus continuation, within
