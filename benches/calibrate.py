@@ -8,7 +8,7 @@ likelihood, logistic Elo model, the anchors fixed at their `UCI_Elo`, draws as h
 Wald intervals from the observed Fisher information) and writes:
 
 - `src/level/table.rs`, the generated table the core reads (levels' names, Elo, intervals, games,
-  and the fingerprint of the settings and network measured; a header with the date, commit,
+  and the fingerprint of the settings, network and search measured; a header with the date, commit,
   `Bench:`, network, time control, anchors and games);
 - the sections between `<!-- levels:begin -->` and `<!-- levels:end -->` in README.md and
   between `<!-- calibration:begin -->` and `<!-- calibration:end -->` in BENCHMARKS.md

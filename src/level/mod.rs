@@ -9,8 +9,9 @@
 //! The ten levels are points on one continuous strength curve ([`strength`]); their Elo comes
 //! from a table that only `benches/calibrate.py` writes ([`table`], `make calibrate`): games
 //! against Stockfish 15.1 `UCI_Elo` anchors and between neighbouring levels, fitted jointly. A
-//! level's [`Calibration`] is not written down but derived: `measured` while the settings and
-//! the network it was measured with are the current ones (their fingerprint), `stale` otherwise.
+//! level's [`Calibration`] is not written down but derived: `measured` while the settings, the
+//! network and the search it was measured with are the current ones (their fingerprint), `stale`
+//! otherwise.
 //! [`Level::for_elo`] turns any Elo into settings between the two levels around it.
 
 pub mod strength;
@@ -41,7 +42,7 @@ pub struct Measurement {
     pub high: Option<i32>,
     /// Games the level played in the fit.
     pub games: u32,
-    /// [`Strength::fingerprint`] of the settings and network measured (0: none of today's).
+    /// [`Strength::fingerprint`] of the settings, network and search measured (0: none of today's).
     pub fingerprint: u64,
 }
 
@@ -100,7 +101,7 @@ pub struct Level {
 /// How far a level's [`Level::elo`] can be trusted.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Calibration {
-    /// Measured in games with the current settings and network.
+    /// Measured in games with the current settings, network and search.
     Measured,
     /// Measured with other settings or another evaluation: the level may play stronger or weaker
     /// than its Elo says.
