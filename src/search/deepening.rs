@@ -221,7 +221,6 @@ impl Context<'_> {
         let (mut alpha, beta) = window;
         let mut best: Option<(Score, Vec<Move>)> = None;
         self.pv.clear(0);
-        self.frames[0].eval = None;
         for (index, &m) in root_moves
             .iter()
             .filter(|m| !excluded.contains(m))
