@@ -1,6 +1,7 @@
 //! Guards the search's chess knowledge: mates in 1, 2 and 3 found with exact mate distances,
 //! checkmate and stalemate scored apart, repetition avoided when winning and sought when losing,
-//! the 50-move rule, mate scores surviving the transposition table, and the limits honoured.
+//! the 50-move rule and the evaluation's approach to it, mate scores surviving the
+//! transposition table, and the limits honoured.
 
 use std::time::{Duration, Instant};
 
@@ -257,6 +258,23 @@ fn fifty_move_rule() {
     // and checkmate delivered on the 100th ply still counts as mate.
     let mate = search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80", 3);
     assert_eq!(score(&mate), ScoreKind::Mate(1));
+}
+
+#[test]
+fn the_evaluation_shrinks_as_the_fifty_move_rule_nears() {
+    // A rook up with nothing to capture: 60 reversible plies into the count the same position is
+    // still winning, but scored nearer a draw (about two thirds at the leaves, four plies on).
+    let fresh = search("8/8/8/4k3/8/8/8/R3K3 w - - 0 80", 4).lines[0]
+        .score
+        .value();
+    let late = search("8/8/8/4k3/8/8/8/R3K3 w - - 60 80", 4).lines[0]
+        .score
+        .value();
+    assert!(late > 150, "still winning: {late}");
+    assert!(
+        late * 10 < fresh * 8,
+        "{late} at clock 60 is not below 0.8 times {fresh} at clock 0"
+    );
 }
 
 #[test]

@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 
 use super::Line;
 use super::ordering::{Continuation, History, Killers, PieceTo};
-use super::params::{CHECK_INTERVAL_NODES, POLL_INTERVAL_NODES};
+use super::params::{CHECK_INTERVAL_NODES, FIFTY_MOVE_DAMPING_PLIES, POLL_INTERVAL_NODES};
 use super::pv::PvTable;
 use super::report::{SearchInfo, SearchObserver, SearchStats};
 use super::smp::Shared;
@@ -22,6 +22,9 @@ use shakmaty::{Move, Position as _};
 /// The largest evaluation a network may give, in centipawns: well inside the ordinary scores
 /// (tablebase wins start at 20,000 less the longest line).
 const MAX_NETWORK_CP: i32 = 15_000;
+
+/// The half-moves after which the 50-move rule draws.
+const FIFTY_MOVE_PLIES: i32 = 100;
 
 /// What every thread of one search shares and reads: the table, the flags, the tables of
 /// endgames, the switches and the limits that are not about time.
@@ -46,6 +49,8 @@ pub(super) struct Frame {
     pub(super) moved: Option<PieceTo>,
     /// The node's static evaluation, corrected (`None`: in check, or not evaluated).
     pub(super) eval: Option<Score>,
+    /// The move left out while a singular extension's search looks at this ply's other moves.
+    pub(super) excluded: Option<Move>,
 }
 
 /// Everything one search owns while it runs.
@@ -65,6 +70,8 @@ pub(super) struct Context<'a> {
     pub(super) max_nodes: Option<u64>,
     pub(super) nodes: u64,
     pub(super) seldepth: usize,
+    /// The nominal depth of the iteration in progress, which bounds the extensions.
+    pub(super) root_depth: i32,
     /// Set once a limit is hit; every node then returns at once and its score is ignored.
     pub(super) stopped: bool,
     /// Some legal root moves are left out, so the root's result is not the position's value.
@@ -105,6 +112,7 @@ impl<'a> Context<'a> {
             max_nodes: scope.max_nodes,
             nodes: 0,
             seldepth: 0,
+            root_depth: 0,
             stopped: false,
             tablebase: scope.tablebase,
             switches: scope.switches,
@@ -188,17 +196,20 @@ impl Context<'_> {
     }
 
     /// The static evaluation of the current position for the side to move: the network's (kept
-    /// within the ordinary scores, below tablebase wins and mates) or the hand-crafted one.
+    /// within the ordinary scores, below tablebase wins and mates) or the hand-crafted one,
+    /// shrunk towards a draw as the 50-move rule nears (by half at its 100th half-move), so the
+    /// search prefers progress to shuffling in a won position.
     #[inline]
     pub(super) fn evaluate(&mut self) -> Score {
         self.stats.evaluations += 1;
-        match &mut self.network {
-            Some((network, accumulators)) => {
-                let value = accumulators.evaluate(network, self.position);
-                Score::centipawns(value.clamp(-MAX_NETWORK_CP, MAX_NETWORK_CP))
-            }
-            None => eval::evaluate(self.position.board()),
-        }
+        let value = match &mut self.network {
+            Some((network, accumulators)) => accumulators
+                .evaluate(network, self.position)
+                .clamp(-MAX_NETWORK_CP, MAX_NETWORK_CP),
+            None => eval::evaluate(self.position.board()).value(),
+        };
+        let halfmoves = (self.position.board().halfmoves() as i32).min(FIFTY_MOVE_PLIES);
+        Score::centipawns(value * (FIFTY_MOVE_DAMPING_PLIES - halfmoves) / FIFTY_MOVE_DAMPING_PLIES)
     }
 
     /// The static evaluation with the correction history's correction for its pawn structure,

@@ -220,6 +220,7 @@ impl Context<'_> {
     ) -> Option<(Score, Vec<Move>)> {
         let (mut alpha, beta) = window;
         let mut best: Option<(Score, Vec<Move>)> = None;
+        self.root_depth = depth;
         self.pv.clear(0);
         for (index, &m) in root_moves
             .iter()

@@ -19,7 +19,8 @@ use super::params::{
     LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVES, NULL_MOVE_BASE_REDUCTION,
     NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MIN_DEPTH, QUIETS_REMEMBERED, REVERSE_FUTILITY_MARGIN_CP,
     REVERSE_FUTILITY_MAX_DEPTH, SEE_CAPTURE_MARGIN_CP, SEE_PRUNING_MAX_DEPTH, SEE_QUIET_MARGIN_CP,
-    history_bonus, late_move_reduction,
+    SINGULAR_MARGIN_CP_PER_DEPTH, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN, history_bonus,
+    late_move_reduction,
 };
 use super::see::see;
 use crate::score::{MAX_PLY, Score};
@@ -48,10 +49,16 @@ impl Context<'_> {
             return Score::DRAW;
         }
 
+        // A singular extension's search of this node's other moves (Step 14e): the steps that
+        // stand for the whole position (the table's result, tablebases, pruning by the static
+        // evaluation, storing) are left out.
+        let excluded = self.frames[ply].excluded;
+
         // Step 2b. A repetition is in reach: the side to move holds at least a draw, whatever the
         // transposition table (blind to the game's history) says about the moves below.
         if self.switches.alpha_beta
             && ply > 0
+            && excluded.is_none()
             && alpha < Score::DRAW
             && self.position.has_upcoming_repetition()
         {
@@ -87,7 +94,7 @@ impl Context<'_> {
 
         // Step 6. Transposition table: a deep enough stored result with a fitting bound ends the node.
         let key = self.position.key();
-        let entry = if self.switches.transposition_table {
+        let entry = if self.switches.transposition_table && excluded.is_none() {
             self.table.probe(key)
         } else {
             None
@@ -107,7 +114,7 @@ impl Context<'_> {
         // new to the search and poorly ordered: search it a ply shallower. (With late move
         // pruning, Step 14a: +68 Elo, 95% +33..+105.)
         let selective = self.switches.selective();
-        if selective && depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+        if selective && depth >= IIR_MIN_DEPTH && tt_move.is_none() && excluded.is_none() {
             depth -= 1;
         }
 
@@ -124,7 +131,9 @@ impl Context<'_> {
         // Step 8. Endgame tablebases, right after a capture or pawn move (where WDL is exact under
         // the 50-move rule): a win or loss scores in its band below the mates, cursed wins and
         // blessed losses next to a draw.
-        if let Some(score) = self.probe_tablebase(ply) {
+        if excluded.is_none()
+            && let Some(score) = self.probe_tablebase(ply)
+        {
             if self.switches.transposition_table {
                 self.table
                     .store(key, PackedMove::NONE, score.to_tt(ply), depth, Bound::Exact);
@@ -179,6 +188,7 @@ impl Context<'_> {
         // (+56 Elo, 95% +17..+97; the improving rule in issue 19's bundle.)
         if let Some(eval) = static_eval
             && !pv_node
+            && excluded.is_none()
             && depth <= REVERSE_FUTILITY_MAX_DEPTH
             && !beta.is_mate()
             && !beta.is_tablebase()
@@ -194,6 +204,7 @@ impl Context<'_> {
         if let Some(eval) = static_eval
             && !pv_node
             && ply > 0
+            && excluded.is_none()
             && depth >= NULL_MOVE_MIN_DEPTH
             && eval >= beta
             && !self.position.is_after_null()
@@ -233,6 +244,20 @@ impl Context<'_> {
             &previous,
         );
 
+        // Step 14e's candidate: the table's move, when its entry is deep enough and says the
+        // node is worth at least its score.
+        let singular_candidate = entry.filter(|entry| {
+            selective
+                && ply > 0
+                && excluded.is_none()
+                && depth >= SINGULAR_MIN_DEPTH
+                && entry.depth >= depth - SINGULAR_TT_DEPTH_MARGIN
+                && entry.bound != Bound::Upper
+                && !entry.score.from_tt(ply).is_mate()
+                && !entry.score.from_tt(ply).is_tablebase()
+                && ply < 2 * self.root_depth.max(1) as usize
+        });
+
         // Step 14. Search each move; a move that reaches beta cuts the node off.
         let original_alpha = alpha;
         let mut best_score = -Score::INFINITE;
@@ -244,6 +269,9 @@ impl Context<'_> {
                 pick_next(&mut moves, &mut scores, index);
             }
             let m = moves[index];
+            if excluded == Some(m) {
+                continue;
+            }
             let quiet = is_quiet(m);
             // Step 14a. Late move pruning: at a shallow non-PV node, once enough quiet moves
             // have failed, the later ones (ordered last by history) are skipped, half as many
@@ -277,6 +305,33 @@ impl Context<'_> {
                     continue;
                 }
             }
+            // Step 14e. Singular extension: when every other move, searched to half the depth,
+            // stays clearly below the table's score, the table's move is the only good one and
+            // is searched a ply deeper. When they reach beta anyway, several moves refute the
+            // line and the node is cut off (multi-cut); when the table's score alone reaches
+            // beta, its move is searched a ply shallower. (Issue 19's second bundle.)
+            let mut extension = 0;
+            if let Some(entry) = singular_candidate
+                && PackedMove::new(m) == tt_move
+            {
+                let tt_score = entry.score.from_tt(ply);
+                let singular_beta =
+                    Score::centipawns(tt_score.value() - SINGULAR_MARGIN_CP_PER_DEPTH * depth);
+                self.frames[ply].excluded = Some(m);
+                let score = self.negamax((depth - 1) / 2, singular_beta - 1, singular_beta);
+                self.frames[ply].excluded = None;
+                self.pv.clear(ply);
+                if self.stopped {
+                    return Score::DRAW;
+                }
+                if score < singular_beta {
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                } else if tt_score >= beta {
+                    extension = -1;
+                }
+            }
             self.frames[ply].moved = Some(PieceTo::new(side, m));
             self.position.push(m);
             let gives_check = self.position.board().is_check();
@@ -298,7 +353,7 @@ impl Context<'_> {
             // first (principal variation search, +168 Elo, 95% +130..+211), late quiet moves
             // also shallower (late move reductions, +63 Elo, 95% +26..+102), each searched again, deeper and
             // then with the full window, when it beats alpha.
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             let score = if searched == 0 || !alpha_beta {
                 let (child_alpha, child_beta) = self.child_window(alpha, beta);
                 -self.negamax(new_depth, child_alpha, child_beta)
@@ -362,6 +417,11 @@ impl Context<'_> {
                 let _ = quiets_tried.try_push(m);
             }
         }
+        // Under a singular extension's search, no move left means the other moves are no better
+        // than the window's bottom.
+        if excluded.is_some() && best_score == -Score::INFINITE {
+            return alpha;
+        }
         // Step 16. Store the result with its bound.
         let bound = if best_score >= beta {
             Bound::Lower
@@ -370,7 +430,7 @@ impl Context<'_> {
         } else {
             Bound::Upper
         };
-        if self.switches.transposition_table {
+        if self.switches.transposition_table && excluded.is_none() {
             let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
             self.table
                 .store(key, packed, best_score.to_tt(ply), depth, bound);
@@ -378,6 +438,7 @@ impl Context<'_> {
         // Step 17. Correction history: when a quiet (or no) best move shows where the static
         // evaluation stood, learn how far it missed in this pawn structure. (Issue 19's bundle.)
         if let (Some(raw), Some(eval)) = (raw_eval, corrected_eval)
+            && excluded.is_none()
             && best_move.is_none_or(is_quiet)
             && !best_score.is_mate()
             && !best_score.is_tablebase()

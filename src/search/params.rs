@@ -162,6 +162,19 @@ pub const CORRECTION_WEIGHT_MAX: i32 = 16;
 /// ...and no correction beyond this many centipawns either way.
 pub const CORRECTION_MAX_CP: i32 = 96;
 
+/// The static evaluation is multiplied by `(FIFTY_MOVE_DAMPING_PLIES - halfmove clock) /
+/// FIFTY_MOVE_DAMPING_PLIES`, the clock counted up to 100: half its value when the 50-move rule
+/// draws.
+pub const FIFTY_MOVE_DAMPING_PLIES: i32 = 200;
+
+/// Singular extensions: the shallowest depth that tries one.
+pub const SINGULAR_MIN_DEPTH: i32 = 7;
+/// How much shallower than the node the table's entry may be for its move to be tried.
+pub const SINGULAR_TT_DEPTH_MARGIN: i32 = 3;
+/// The other moves must stay below the table's score less this many centipawns a ply of depth
+/// for its move to be singular.
+pub const SINGULAR_MARGIN_CP_PER_DEPTH: i32 = 2;
+
 /// Quiet moves per node remembered for the history malus; past them it stops (those moves were
 /// tried last anyway).
 pub const QUIETS_REMEMBERED: usize = 64;
