@@ -137,7 +137,8 @@ impl Tablebases {
         if !self.covers(&board) {
             return Ok(None);
         }
-        let halfmoves = board.halfmoves() as i32;
+        // Clamped before it becomes an i32 (a FEN may give any u32); past 100 all are alike.
+        let halfmoves = board.halfmoves().min(1000) as i32;
         let mut best: Option<(i32, RootMove)> = None;
         let mut probes = 0;
         for m in board.legal_moves() {

@@ -196,9 +196,9 @@ impl Context<'_> {
     }
 
     /// The static evaluation of the current position for the side to move: the network's (kept
-    /// within the ordinary scores, below tablebase wins and mates) or the hand-crafted one,
-    /// shrunk towards a draw as the 50-move rule nears (by half at its 100th half-move), so the
-    /// search prefers progress to shuffling in a won position.
+    /// within the ordinary scores, below tablebase wins and mates) or the hand-crafted one. With
+    /// the selective search on, it is shrunk towards a draw as the 50-move rule nears (by half at
+    /// its 100th half-move), so the search prefers progress to shuffling in a won position.
     #[inline]
     pub(super) fn evaluate(&mut self) -> Score {
         self.stats.evaluations += 1;
@@ -208,7 +208,12 @@ impl Context<'_> {
                 .clamp(-MAX_NETWORK_CP, MAX_NETWORK_CP),
             None => eval::evaluate(self.position.board()).value(),
         };
-        let halfmoves = (self.position.board().halfmoves() as i32).min(FIFTY_MOVE_PLIES);
+        if !self.switches.selective() {
+            return Score::centipawns(value);
+        }
+        // The clock is clamped before it becomes an i32: a FEN may give any u32.
+        let clock = self.position.board().halfmoves();
+        let halfmoves = clock.min(FIFTY_MOVE_PLIES as u32) as i32;
         Score::centipawns(value * (FIFTY_MOVE_DAMPING_PLIES - halfmoves) / FIFTY_MOVE_DAMPING_PLIES)
     }
 

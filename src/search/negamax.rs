@@ -1,4 +1,5 @@
-//! The main search: negamax with alpha-beta, a transposition table and a check extension.
+//! The main search: negamax with alpha-beta, a transposition table, a check extension and
+//! singular extensions.
 //!
 //! The Elo written beside a step is what removing it cost in self-play: the engine against itself
 //! without the step, 150 to 200 games at 2 s + 0.02 s per game, with its 95% interval
