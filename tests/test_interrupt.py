@@ -74,10 +74,12 @@ def test_sigint_ends_engine_analyse() -> None:
 
 
 def test_sigint_ends_select_move_with_keyboard_interrupt() -> None:
-    # In a child process with Python's own SIGINT handling, as a user pressing Ctrl-C would have it.
+    # In a child process with Python's own SIGINT handling, as a user pressing Ctrl-C would have it
+    # (installed explicitly: a child started from a background job inherits SIGINT ignored).
     # select_move has no stop(): were the signal ignored, the child would run until the timeout.
     child = (
-        "import sys, ferrochess\n"
+        "import signal, sys, ferrochess\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "print('ready', flush=True)\n"
         "try:\n"
         f"    ferrochess.select_move({MIDDLEGAME_FEN!r}, 60)\n"
