@@ -8,7 +8,9 @@
 //! improving rule, the table's score as an estimate, static exchange pruning, history in the late
 //! move reductions and the quiescence search's use of the table. Together they gained +96 Elo
 //! (95% +72..+122) over the search without them, 300 games at 5 s + 0.05 s (BENCHMARKS.md,
-//! "Search steps with the network").
+//! "Search steps with the network"). Singular extensions (step 14e, "issue 19's second bundle"),
+//! with the evaluation shrunk as the 50-move rule nears (`Context::evaluate`), gained +20
+//! (95% -5..+44) in 300 games at 5 s + 0.05 s (BENCHMARKS.md, "The second round").
 
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position as _, Role};
