@@ -5,13 +5,15 @@
 //! root. An entry remembers the key of the position it was computed for; evaluating a position
 //! walks back to the nearest ply whose entry still matches its position (usually the parent) and
 //! brings the entries forward from there, adding and subtracting the weight rows of the pieces
-//! that moved ([`Delta::between`] the two boards). Moves the search tried and took back leave
+//! that moved ([`Delta::between`] the two boards); a perspective whose king changed its bucket or
+//! its mirroring (a king layout other than plain, see [`super::features`]) is computed again
+//! from scratch instead. Moves the search tried and took back leave
 //! stale entries above the current ply; their keys no longer match, so they are never used. In
 //! debug builds (`cargo test`) every evaluation is checked against a refresh from scratch.
 
 use shakmaty::{Board, Color, Position as _};
 
-use super::features::{self, Delta};
+use super::features::{self, Delta, View};
 use super::network::Network;
 use crate::position::Position;
 use crate::score::MAX_PLY;
@@ -78,7 +80,7 @@ impl Accumulators {
             let before = position.board_at(next - 1).board();
             let after = position.board_at(next).board();
             match Delta::between(before, after) {
-                Some(delta) => self.apply(network, next, &delta),
+                Some(delta) => self.apply(network, next, &delta, before, after),
                 None => self.refresh(network, next, after, 0),
             }
             self.keys[next] = Some(position.key_at(next));
@@ -87,39 +89,58 @@ impl Accumulators {
 
     /// Entry `ply` computed from scratch for `board`.
     fn refresh(&mut self, network: &Network, ply: usize, board: &Board, key: u64) {
-        let hidden = self.hidden;
         for color in Color::ALL {
-            let start = (2 * ply + color as usize) * hidden;
-            let entry = &mut self.values[start..start + hidden];
-            entry.copy_from_slice(&network.feature_bias);
-            for input in features::active(board, color) {
-                add(
-                    entry,
-                    &network.feature_weights[input * hidden..(input + 1) * hidden],
-                );
-            }
+            self.refresh_perspective(network, ply, board, color);
         }
         self.keys[ply] = Some(key);
     }
 
-    /// Entry `ply` from entry `ply - 1` and what changed on the board.
-    fn apply(&mut self, network: &Network, ply: usize, delta: &Delta) {
+    /// Perspective `color` of entry `ply` computed from scratch for `board`.
+    fn refresh_perspective(&mut self, network: &Network, ply: usize, board: &Board, color: Color) {
         let hidden = self.hidden;
-        let (below, above) = self.values.split_at_mut(2 * ply * hidden);
-        let parent = &below[2 * (ply - 1) * hidden..];
+        let start = (2 * ply + color as usize) * hidden;
+        let entry = &mut self.values[start..start + hidden];
+        entry.copy_from_slice(&network.feature_bias);
+        for input in features::active(board, network.architecture().king, color) {
+            add(
+                entry,
+                &network.feature_weights[input * hidden..(input + 1) * hidden],
+            );
+        }
+    }
+
+    /// Entry `ply` from entry `ply - 1` and what changed on the board between them, `before`
+    /// and `after`.
+    fn apply(
+        &mut self,
+        network: &Network,
+        ply: usize,
+        delta: &Delta,
+        before: &Board,
+        after: &Board,
+    ) {
+        let hidden = self.hidden;
+        let king = network.architecture().king;
         for color in Color::ALL {
+            let view = View::of(king, color, after);
+            if view != View::of(king, color, before) {
+                self.refresh_perspective(network, ply, after, color);
+                continue;
+            }
+            let (below, above) = self.values.split_at_mut(2 * ply * hidden);
+            let parent = &below[2 * (ply - 1) * hidden..];
             let offset = color as usize * hidden;
             let entry = &mut above[offset..offset + hidden];
             entry.copy_from_slice(&parent[offset..offset + hidden]);
             for &(piece, square) in &delta.removed {
-                let input = features::index(color, piece, square);
+                let input = view.index(piece, square);
                 subtract(
                     entry,
                     &network.feature_weights[input * hidden..(input + 1) * hidden],
                 );
             }
             for &(piece, square) in &delta.added {
-                let input = features::index(color, piece, square);
+                let input = view.index(piece, square);
                 add(
                     entry,
                     &network.feature_weights[input * hidden..(input + 1) * hidden],

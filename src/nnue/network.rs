@@ -5,17 +5,17 @@
 //! | offset | field |
 //! |---:|---|
 //! | 0 | magic `FCNN` |
-//! | 4 | `u32` format version ([`FORMAT_VERSION`]) |
-//! | 8 | `u32` inputs per perspective (768, see [`super::features`]) |
+//! | 4 | `u32` format version ([`FORMAT_VERSION`]; version 1 files are still read) |
+//! | 8 | `u32` inputs per perspective (768 per king bucket, see [`super::features`]) |
 //! | 12 | `u32` hidden neurons per perspective, `N` |
 //! | 16 | `u32` output buckets, `B` (chosen by the number of pieces on the board) |
 //! | 20 | `u32` activation: 1 clipped ReLU, 2 squared clipped ReLU |
 //! | 24 | `u32` `QA`, the scale of the first layer (the activation clips at `QA`) |
 //! | 28 | `u32` `QB`, the scale of the output weights |
 //! | 32 | `u32` the evaluation scale: network output 1.0 is this many centipawns |
-//! | 36 | `u32` reserved, 0 |
+//! | 36 | `u32` the king layout ([`KingLayout`]: 0 plain, 1 mirrored, 2 mirrored with 4 buckets); 0 in version 1, where it was reserved |
 //! | 40 | `u64` FNV-1a hash of the weights that follow (the network's name is `nn-` and its first 12 hex digits) |
-//! | 48 | `i16` feature weights, `768 x N`, one row of `N` per input |
+//! | 48 | `i16` feature weights, `inputs x N`, one row of `N` per input |
 //! | | `i16` feature biases, `N` |
 //! | | `i16` output weights, `B x 2N`: for each bucket, the side to move's half then the other side's |
 //! | | `i32` output biases, `B`, in units of `QA x QB` |
@@ -24,10 +24,11 @@ use std::path::Path;
 
 use crate::error::Error;
 
-use super::features::INPUTS;
+use super::features::{INPUTS, KingLayout, View};
 
-/// The version of the file format this engine reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The version of the file format this engine writes; it reads this one and version 1 (which
+/// knew only the plain layout).
+pub const FORMAT_VERSION: u32 = 2;
 
 const MAGIC: &[u8; 4] = b"FCNN";
 const HEADER_BYTES: usize = 48;
@@ -49,6 +50,8 @@ pub enum Activation {
 /// The shape and scales of a network, as its header gives them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Architecture {
+    /// How the perspective's king shapes the inputs.
+    pub king: KingLayout,
     pub hidden: usize,
     pub buckets: usize,
     pub activation: Activation,
@@ -66,15 +69,21 @@ impl Architecture {
     }
 
     fn payload_bytes(&self) -> usize {
-        2 * (INPUTS * self.hidden + self.hidden + self.buckets * 2 * self.hidden) + 4 * self.buckets
+        2 * (self.inputs() * self.hidden + self.hidden + self.buckets * 2 * self.hidden)
+            + 4 * self.buckets
+    }
+
+    /// Inputs per perspective (768 per king bucket).
+    pub fn inputs(&self) -> usize {
+        self.king.inputs()
     }
 }
 
-/// A quantised perspective network, (768 -> N) x 2 -> B buckets.
+/// A quantised perspective network, (768 x king buckets -> N) x 2 -> B output buckets.
 #[derive(Clone, Debug)]
 pub struct Network {
     architecture: Architecture,
-    /// `INPUTS` rows of `hidden`.
+    /// `architecture.inputs()` rows of `hidden`.
     pub(super) feature_weights: Vec<i16>,
     pub(super) feature_bias: Vec<i16>,
     /// `buckets` rows of `2 * hidden`.
@@ -132,14 +141,24 @@ impl Network {
             return Err("not a ferrochess network (it does not start with FCNN)".to_string());
         }
         let version = read_u32(bytes, 4);
-        if version != FORMAT_VERSION {
+        if version != 1 && version != FORMAT_VERSION {
             return Err(format!(
-                "format version {version}, this engine reads version {FORMAT_VERSION}"
+                "format version {version}, this engine reads versions 1 and {FORMAT_VERSION}"
             ));
         }
+        let king = match (version, read_u32(bytes, 36)) {
+            (1, 0) => KingLayout::Plain,
+            (1, other) => return Err(format!("reserved word {other}, 0 in format version 1")),
+            (_, number) => KingLayout::from_number(number)
+                .ok_or_else(|| format!("unknown king layout {number}"))?,
+        };
         let inputs = read_u32(bytes, 8) as usize;
-        if inputs != INPUTS {
-            return Err(format!("{inputs} inputs, expected {INPUTS}"));
+        if inputs != king.inputs() {
+            return Err(format!(
+                "{inputs} inputs, expected {} for the {} king layout",
+                king.inputs(),
+                king.name()
+            ));
         }
         let hidden = read_u32(bytes, 12) as usize;
         if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(BLOCK) {
@@ -170,6 +189,7 @@ impl Network {
             ));
         }
         let architecture = Architecture {
+            king,
             hidden,
             buckets,
             activation,
@@ -201,7 +221,7 @@ impl Network {
             .chunks_exact(2)
             .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
         let mut take = |count: usize| words.by_ref().take(count).collect::<Vec<i16>>();
-        let feature_weights = take(INPUTS * hidden);
+        let feature_weights = take(inputs * hidden);
         let feature_bias = take(hidden);
         let output_weights = take(buckets * 2 * hidden);
         let output_bias = payload[payload.len() - 4 * buckets..]
@@ -221,7 +241,8 @@ impl Network {
         Ok(network)
     }
 
-    /// The accumulators cannot overflow `i16` with at most 32 active inputs, and for the squared
+    /// The accumulators cannot overflow `i16` with at most 32 active inputs (all in one king
+    /// bucket's 768), and for the squared
     /// activation `QA` times an output weight fits 16 bits (see `squared_clipped_dot`).
     fn check_range(&self) -> Result<(), String> {
         let hidden = self.architecture.hidden;
@@ -238,17 +259,19 @@ impl Network {
                 ));
             }
         }
-        for neuron in 0..hidden {
-            let mut largest = i64::from(self.feature_bias[neuron]).abs();
-            let mut column: Vec<i64> = (0..INPUTS)
-                .map(|input| i64::from(self.feature_weights[input * hidden + neuron]).abs())
-                .collect();
-            column.sort_unstable_by(|a, b| b.cmp(a));
-            largest += column.iter().take(32).sum::<i64>();
-            if largest > i64::from(i16::MAX) {
-                return Err(format!(
-                    "hidden neuron {neuron} can reach {largest}, beyond 16 bits"
-                ));
+        for bucket in 0..self.architecture.king.buckets() {
+            for neuron in 0..hidden {
+                let mut largest = i64::from(self.feature_bias[neuron]).abs();
+                let mut column: Vec<i64> = (bucket * INPUTS..(bucket + 1) * INPUTS)
+                    .map(|input| i64::from(self.feature_weights[input * hidden + neuron]).abs())
+                    .collect();
+                column.sort_unstable_by(|a, b| b.cmp(a));
+                largest += column.iter().take(32).sum::<i64>();
+                if largest > i64::from(i16::MAX) {
+                    return Err(format!(
+                        "hidden neuron {neuron} can reach {largest}, beyond 16 bits"
+                    ));
+                }
             }
         }
         Ok(())
@@ -262,14 +285,14 @@ impl Network {
         let a = &self.architecture;
         for word in [
             FORMAT_VERSION,
-            INPUTS as u32,
+            a.inputs() as u32,
             a.hidden as u32,
             a.buckets as u32,
             a.activation as u32,
             a.qa as u32,
             a.qb as u32,
             a.scale as u32,
-            0,
+            a.king as u32,
         ] {
             bytes.extend_from_slice(&word.to_le_bytes());
         }
@@ -304,7 +327,7 @@ impl Network {
         output_bias: Vec<i32>,
     ) -> Result<Network, String> {
         let hidden = architecture.hidden;
-        if feature_weights.len() != INPUTS * hidden
+        if feature_weights.len() != architecture.inputs() * hidden
             || feature_bias.len() != hidden
             || output_weights.len() != architecture.buckets * 2 * hidden
             || output_bias.len() != architecture.buckets
@@ -444,11 +467,16 @@ impl Network {
         use shakmaty::Position as _;
         let hidden = self.architecture.hidden;
         let turn = board.turn();
+        let king = self.architecture.king;
         let mut us = self.feature_bias.clone();
         let mut them = self.feature_bias.clone();
+        let views = [
+            View::of(king, turn, board.board()),
+            View::of(king, !turn, board.board()),
+        ];
         for (square, piece) in board.board() {
-            for (perspective, entry) in [(turn, &mut us), (!turn, &mut them)] {
-                let input = super::features::index(perspective, piece, square);
+            for (view, entry) in views.iter().zip([&mut us, &mut them]) {
+                let input = view.index(piece, square);
                 let row = &self.feature_weights[input * hidden..(input + 1) * hidden];
                 for (value, weight) in entry.iter_mut().zip(row) {
                     *value = value.wrapping_add(*weight);

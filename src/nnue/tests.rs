@@ -5,7 +5,7 @@
 
 use shakmaty::{Chess, Color, Position as _};
 
-use super::features::{self, INPUTS};
+use super::features::{self, KingLayout};
 use super::network::{Activation, Architecture, Network};
 use super::{Accumulators, default_network};
 use crate::datagen::SplitMix64;
@@ -16,10 +16,22 @@ fn weight(random: &mut SplitMix64, limit: i16) -> i16 {
     (random.below(2 * limit as usize + 1) as i32 - i32::from(limit)) as i16
 }
 
-/// A network with random weights in the ranges a trainer writes.
+/// A network with random weights in the ranges a trainer writes, in the plain king layout.
 fn random_network(hidden: usize, buckets: usize, activation: Activation, seed: u64) -> Network {
+    random_network_in(KingLayout::Plain, hidden, buckets, activation, seed)
+}
+
+/// A network with random weights in the ranges a trainer writes.
+fn random_network_in(
+    king: KingLayout,
+    hidden: usize,
+    buckets: usize,
+    activation: Activation,
+    seed: u64,
+) -> Network {
     let mut random = SplitMix64::new(seed);
     let architecture = Architecture {
+        king,
         hidden,
         buckets,
         activation,
@@ -29,7 +41,7 @@ fn random_network(hidden: usize, buckets: usize, activation: Activation, seed: u
     };
     Network::from_parts(
         architecture,
-        (0..INPUTS * hidden)
+        (0..king.inputs() * hidden)
             .map(|_| weight(&mut random, 400))
             .collect(),
         (0..hidden).map(|_| weight(&mut random, 200)).collect(),
@@ -48,6 +60,26 @@ fn incremental_accumulators_equal_a_refresh_along_random_games() {
     for (seed, network) in [
         (1, random_network(32, 8, Activation::SquaredClippedRelu, 11)),
         (2, random_network(64, 1, Activation::ClippedRelu, 12)),
+        (
+            3,
+            random_network_in(
+                KingLayout::Mirrored,
+                32,
+                8,
+                Activation::SquaredClippedRelu,
+                13,
+            ),
+        ),
+        (
+            4,
+            random_network_in(
+                KingLayout::Mirrored4,
+                32,
+                8,
+                Activation::SquaredClippedRelu,
+                14,
+            ),
+        ),
     ] {
         let mut random = SplitMix64::new(seed);
         let mut checked = 0;
@@ -107,7 +139,7 @@ fn float_reference(network: &Network, board: &Chess) -> f64 {
             .iter()
             .map(|&bias| f64::from(bias) / qa)
             .collect();
-        for input in features::active(board.board(), perspective) {
+        for input in features::active(board.board(), a.king, perspective) {
             for (neuron, value) in values.iter_mut().enumerate() {
                 *value += f64::from(network.feature_weights[input * a.hidden + neuron]) / qa;
             }
@@ -150,6 +182,13 @@ fn integer_inference_equals_the_float_reference_within_rounding() {
         default_network().as_ref().clone(),
         random_network(32, 8, Activation::SquaredClippedRelu, 3),
         random_network(64, 2, Activation::ClippedRelu, 4),
+        random_network_in(
+            KingLayout::Mirrored4,
+            32,
+            8,
+            Activation::SquaredClippedRelu,
+            6,
+        ),
     ] {
         for fen in fens {
             let board = crate::position::parse_fen(fen).unwrap();
@@ -179,6 +218,19 @@ fn files_that_are_not_usable_networks_are_refused_with_a_reason() {
     let mut version = bytes.clone();
     version[4] = 9;
     assert!(refused(&version).contains("version 9"));
+    let mut layout = bytes.clone();
+    layout[36] = 7;
+    assert!(refused(&layout).contains("unknown king layout 7"));
+    // A layout with more inputs than the header's count.
+    let mut layout = bytes.clone();
+    layout[36] = KingLayout::Mirrored4 as u8;
+    assert!(refused(&layout).contains("768 inputs, expected 3072"));
+    // Format version 1 had no layout: the word was reserved, and must be 0.
+    let mut first = bytes.clone();
+    first[4] = 1;
+    assert!(Network::from_bytes(&first).is_ok());
+    first[36] = 1;
+    assert!(refused(&first).contains("reserved"));
     assert!(
         refused(b"PK\x03\x04 something else entirely, long enough for a header....")
             .contains("FCNN")
@@ -197,6 +249,39 @@ fn files_that_are_not_usable_networks_are_refused_with_a_reason() {
     let message = Network::load(&missing).unwrap_err().to_string();
     assert!(message.contains("missing.nnue"), "{message}");
     std::fs::remove_dir_all(&directory).unwrap();
+}
+
+#[test]
+fn a_mirrored_network_evaluates_a_position_and_its_mirror_image_alike() {
+    let network = random_network_in(
+        KingLayout::Mirrored4,
+        32,
+        8,
+        Activation::SquaredClippedRelu,
+        7,
+    );
+    let pairs = [
+        (
+            "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 b - - 0 6",
+            "1kr1qb1r/ppp1pppp/2n2n2/3p1b2/3P1B2/2N1PN2/PPP2PPP/1KR1QB1R b - - 0 6",
+        ),
+        (
+            "8/5pk1/6p1/8/3R4/6P1/5PK1/r7 w - - 0 40",
+            "8/1kp5/1p6/8/4R3/1P6/1KP5/7r w - - 0 40",
+        ),
+    ];
+    for (fen, mirrored) in pairs {
+        let a = crate::position::parse_fen(fen).unwrap();
+        let b = crate::position::parse_fen(mirrored).unwrap();
+        assert_eq!(network.evaluate(&a), network.evaluate(&b), "{fen}");
+    }
+    // The plain layout tells them apart.
+    let plain = random_network(32, 8, Activation::SquaredClippedRelu, 7);
+    let (a, b) = (
+        crate::position::parse_fen(pairs[0].0).unwrap(),
+        crate::position::parse_fen(pairs[0].1).unwrap(),
+    );
+    assert_ne!(plain.evaluate(&a), plain.evaluate(&b));
 }
 
 #[test]
