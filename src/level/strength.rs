@@ -1,47 +1,56 @@
 //! The strength curve: one continuous knob from a beginner to the plain search.
 //!
-//! A point on the curve is a *level coordinate* `x` from 1.0 (level 1) to 10.0 (full strength);
-//! level `n` is the point `x = n`, and [`Strength::at`] gives the settings anywhere in between, so
-//! an Elo between two calibrated levels maps onto settings between theirs
-//! ([`super::Level::for_elo`]). Along the curve:
+//! A point on the curve is a *curve coordinate* `c` from 1.0 (the weakest settings) to 10.0 (full
+//! strength), and [`Strength::on_curve`] gives the settings there. Along the curve:
 //!
-//! - the node cap doubles per level ([`NODES_AT_LEVEL_1`], [`NODE_GROWTH_PER_LEVEL`]): Elo grows
-//!   about linearly in the logarithm of the nodes searched, so equal steps in `x` give about equal
-//!   steps in Elo;
-//! - the depth cap grows by [`DEPTH_PER_LEVEL`] plies per level, so simple positions (endgames,
+//! - the node cap doubles per unit of `c` ([`NODES_AT_LEVEL_1`], [`NODE_GROWTH_PER_LEVEL`]): Elo
+//!   grows about linearly in the logarithm of the nodes searched;
+//! - the depth cap grows by [`DEPTH_PER_LEVEL`] plies per unit, so simple positions (endgames,
 //!   where nodes are cheap) stay as shallow as the rest;
-//! - the choice loosens towards level 1: more candidate lines, a wider window and a higher
+//! - the choice loosens towards `c = 1`: more candidate lines, a wider window and a higher
 //!   temperature ([`CANDIDATES_AT_LEVEL_1`], [`WINDOW_AT_LEVEL_1_CP`],
-//!   [`TEMPERATURE_AT_LEVEL_1_CP`]), falling to the best line only at level 9.
+//!   [`TEMPERATURE_AT_LEVEL_1_CP`]), falling to the best line only at `c = 9`.
 //!
-//! Full strength (`x = 10`) removes every cap. The constants are a first guess from the matches of
-//! the old levels (BENCHMARKS.md, "Playing strength before issue 10") and the search's node counts
-//! per depth; `make calibrate` measures where each level lands (BENCHMARKS.md, "Level
-//! calibration"), and the constants are re-spaced from those measurements.
+//! `c = 10` removes every cap. The levels are points on the curve: level `n` sits at
+//! [`LEVEL_POINTS`]`[n - 1]`, and a *level coordinate* `x` between two levels (what an Elo between
+//! two calibrated levels maps onto, [`super::Level::for_elo`]) sits between their points in
+//! proportion ([`Strength::at`]). The curve's constants were a first guess from the matches of the
+//! old levels (BENCHMARKS.md, "Playing strength before issue 10"); the levels' points are
+//! re-spaced from what `make calibrate` measured of them (BENCHMARKS.md, "Level calibration"), so
+//! that each level is about as far above the one below as the others.
 
 use crate::book::choice::Random;
 use crate::limits::SearchLimits;
 use crate::search::Line;
 
-/// The level coordinate of full strength, the plain search.
+/// The curve coordinate (and the level coordinate) of full strength, the plain search.
 pub const FULL_STRENGTH: f64 = 10.0;
-/// Node cap at level 1, in nodes: enough for a one-ply search of every candidate line (about 500
-/// to 850 nodes with six lines in middlegame positions), so that level 1 really chooses.
+
+/// Where levels 1 to 10 sit on the curve. The first calibration with the network (228 games at
+/// 10 s + 0.1 s of the levels at 1, 2, ... 10, BENCHMARKS.md, "Level calibration") put them at
+/// 586, 1098, 1237, 1459, 1670, 1898, 2074, 2160, 2207 and 2255 on Stockfish's `UCI_Elo` scale:
+/// about 190 Elo a unit from 2 to 7, then flat, so levels 8 to 10 were within 100 of each other.
+/// These points aim at even steps of about 150 from full strength down, read off that curve;
+/// `make calibrate` says where they land.
+pub const LEVEL_POINTS: [f64; 10] = [1.0, 1.75, 2.6, 3.4, 4.1, 4.85, 5.6, 6.4, 7.4, FULL_STRENGTH];
+/// Node cap at `c = 1` (level 1), in nodes: enough for a one-ply search of every candidate line
+/// (about 500 to 850 nodes with six lines in middlegame positions), so that level 1 really
+/// chooses.
 pub const NODES_AT_LEVEL_1: f64 = 1_000.0;
-/// Factor by which the node cap grows from one level to the next (1000 nodes at level 1, 256,000
-/// at level 9; a move at 10 s + 0.1 s searches about a million at full strength).
+/// Factor by which the node cap grows per unit of the curve (1000 nodes at `c = 1`, 256,000 at
+/// `c = 9`; a move at 10 s + 0.1 s searches a few hundred thousand at full strength).
 pub const NODE_GROWTH_PER_LEVEL: f64 = 2.0;
-/// Plies of depth cap gained per level above level 1 (rounded down; at least 1 ply).
+/// Plies of depth cap gained per unit of the curve above `c = 1` (rounded down; at least 1 ply).
 pub const DEPTH_PER_LEVEL: f64 = 1.25;
-/// Candidate lines at level 1, falling to 1 at level 9.
+/// Candidate lines at `c = 1`, falling to 1 at `c = 9`.
 pub const CANDIDATES_AT_LEVEL_1: f64 = 6.0;
-/// Choice window at level 1, in centipawns: no line worse than the best by more is played. It
+/// Choice window at `c = 1`, in centipawns: no line worse than the best by more is played. It
 /// shrinks as the 1.5th power of the looseness (see [`Strength::at`]).
 pub const WINDOW_AT_LEVEL_1_CP: f64 = 300.0;
-/// Choice temperature at level 1, in centipawns (a line this much worse than the best is played
+/// Choice temperature at `c = 1`, in centipawns (a line this much worse than the best is played
 /// e times less often). It shrinks as the square of the looseness.
 pub const TEMPERATURE_AT_LEVEL_1_CP: f64 = 160.0;
-/// The level from which the choice is always the best line.
+/// The curve coordinate from which the choice is always the best line.
 const STRICT_CHOICE_FROM: f64 = 9.0;
 
 /// The settings that weaken the search at one point of the curve.
@@ -70,10 +79,17 @@ impl Strength {
         temperature: 0,
     };
 
-    /// The settings at level coordinate `x` (clamped to 1.0..=10.0; 10.0 is [`Strength::FULL`]).
-    /// Every setting is monotone in `x`: a higher `x` never searches less nor chooses more loosely.
+    /// The settings at level coordinate `x` (clamped to 1.0..=10.0): level `n` at `x = n`,
+    /// between two levels the curve between their [`LEVEL_POINTS`] in proportion; 10.0 is
+    /// [`Strength::FULL`]. Every setting is monotone in `x`.
     pub fn at(x: f64) -> Strength {
-        let x = if x.is_nan() { 1.0 } else { x.clamp(1.0, 10.0) };
+        Strength::on_curve(curve_point(x))
+    }
+
+    /// The settings at curve coordinate `c` (clamped to 1.0..=10.0; 10.0 is [`Strength::FULL`]).
+    /// Every setting is monotone in `c`: a higher `c` never searches less nor chooses more loosely.
+    pub fn on_curve(c: f64) -> Strength {
+        let x = if c.is_nan() { 1.0 } else { c.clamp(1.0, 10.0) };
         if x >= FULL_STRENGTH {
             return Strength::FULL;
         }
@@ -168,6 +184,15 @@ impl Strength {
     }
 }
 
+/// The curve coordinate of level coordinate `x` (clamped to 1.0..=10.0, NaN as 1.0): linear
+/// between the [`LEVEL_POINTS`] of the levels around it.
+pub fn curve_point(x: f64) -> f64 {
+    let x = if x.is_nan() { 1.0 } else { x.clamp(1.0, 10.0) };
+    let below = (x.floor() as usize).clamp(1, LEVEL_POINTS.len() - 1);
+    let (from, to) = (LEVEL_POINTS[below - 1], LEVEL_POINTS[below]);
+    from + (to - from) * (x - below as f64)
+}
+
 /// 64-bit FNV-1a: small, stable across builds and platforms (unlike `std`'s hasher).
 fn fnv1a(bytes: &[u8]) -> u64 {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -208,43 +233,62 @@ mod tests {
 
     #[test]
     fn the_curve_is_monotone_and_ends_at_the_plain_search() {
-        let mut previous = Strength::at(1.0);
-        for step in 1..=900 {
-            let here = Strength::at(1.0 + f64::from(step) / 100.0);
-            assert!(no_stronger(&previous, &here), "{previous:?} then {here:?}");
-            previous = here;
+        for settings in [Strength::at, Strength::on_curve] {
+            let mut previous = settings(1.0);
+            for step in 1..=900 {
+                let here = settings(1.0 + f64::from(step) / 100.0);
+                assert!(no_stronger(&previous, &here), "{previous:?} then {here:?}");
+                previous = here;
+            }
+            assert!(settings(10.0).is_full());
+            assert!(!settings(9.999).is_full());
+            assert_eq!(settings(-5.0), settings(1.0));
+            assert_eq!(settings(f64::NAN), settings(1.0));
+            assert_eq!(settings(12.0), Strength::FULL);
         }
-        assert!(Strength::at(10.0).is_full());
-        assert!(!Strength::at(9.999).is_full());
-        assert_eq!(Strength::at(-5.0), Strength::at(1.0));
-        assert_eq!(Strength::at(f64::NAN), Strength::at(1.0));
-        assert_eq!(Strength::at(12.0), Strength::FULL);
     }
 
     #[test]
-    fn nodes_double_per_level_and_the_choice_tightens() {
-        let level_1 = Strength::at(1.0);
-        assert_eq!(level_1.max_nodes, Some(1_000));
-        assert_eq!(level_1.max_depth, Some(1));
+    fn levels_sit_at_their_points_and_in_between_in_proportion() {
+        assert!(LEVEL_POINTS.windows(2).all(|pair| pair[0] < pair[1]));
+        assert_eq!((LEVEL_POINTS[0], LEVEL_POINTS[9]), (1.0, FULL_STRENGTH));
+        for (index, &point) in LEVEL_POINTS.iter().enumerate() {
+            let level = (index + 1) as f64;
+            assert_eq!(curve_point(level), point);
+            assert_eq!(Strength::at(level), Strength::on_curve(point));
+        }
+        let halfway = (LEVEL_POINTS[2] + LEVEL_POINTS[3]) / 2.0;
+        assert!((curve_point(3.5) - halfway).abs() < 1e-12);
+        assert_eq!(curve_point(0.0), 1.0);
+        assert_eq!(curve_point(f64::NAN), 1.0);
+        assert_eq!(curve_point(11.0), FULL_STRENGTH);
+    }
+
+    #[test]
+    fn nodes_double_per_unit_of_the_curve_and_the_choice_tightens() {
+        let weakest = Strength::on_curve(1.0);
+        assert_eq!(weakest, Strength::at(1.0));
+        assert_eq!(weakest.max_nodes, Some(1_000));
+        assert_eq!(weakest.max_depth, Some(1));
         assert_eq!(
-            (level_1.candidates, level_1.window, level_1.temperature),
+            (weakest.candidates, weakest.window, weakest.temperature),
             (6, 300, 160)
         );
-        assert_eq!(Strength::at(2.0).max_nodes, Some(2_000));
-        // Halfway between two levels is halfway on the log scale.
-        assert_eq!(Strength::at(1.5).max_nodes, Some(1_414));
-        let level_9 = Strength::at(9.0);
-        assert_eq!(level_9.max_nodes, Some(256_000));
+        assert_eq!(Strength::on_curve(2.0).max_nodes, Some(2_000));
+        // Halfway between two units is halfway on the log scale.
+        assert_eq!(Strength::on_curve(1.5).max_nodes, Some(1_414));
+        let strict = Strength::on_curve(9.0);
+        assert_eq!(strict.max_nodes, Some(256_000));
         assert_eq!(
-            (level_9.candidates, level_9.window, level_9.temperature),
+            (strict.candidates, strict.window, strict.temperature),
             (1, 0, 0)
         );
     }
 
     #[test]
     fn caps_tighten_limits() {
-        let level_3 = Strength::at(3.0);
-        let capped = level_3.cap(&SearchLimits::depth(8));
+        let point_3 = Strength::on_curve(3.0);
+        let capped = point_3.cap(&SearchLimits::depth(8));
         assert_eq!((capped.depth, capped.nodes), (Some(3), Some(4_000)));
         let full = Strength::FULL.cap(&SearchLimits::depth(8));
         assert_eq!((full.depth, full.nodes), (Some(8), None));
