@@ -26,13 +26,14 @@ use crate::search::Line;
 /// The curve coordinate (and the level coordinate) of full strength, the plain search.
 pub const FULL_STRENGTH: f64 = 10.0;
 
-/// Where levels 1 to 10 sit on the curve. The first calibration with the network (228 games at
-/// 10 s + 0.1 s of the levels at 1, 2, ... 10, BENCHMARKS.md, "Level calibration") put them at
-/// 586, 1098, 1237, 1459, 1670, 1898, 2074, 2160, 2207 and 2255 on Stockfish's `UCI_Elo` scale:
-/// about 190 Elo a unit from 2 to 7, then flat, so levels 8 to 10 were within 100 of each other.
-/// These points aim at even steps of about 150 from full strength down, read off that curve;
-/// `make calibrate` says where they land.
-pub const LEVEL_POINTS: [f64; 10] = [1.0, 1.75, 2.6, 3.4, 4.1, 4.85, 5.6, 6.4, 7.4, FULL_STRENGTH];
+/// Where levels 1 to 10 sit on the curve, re-spaced twice from calibrations with the network
+/// (BENCHMARKS.md, "Level calibration"). The first, levels at `c` = 1, 2, ... 10 (228 games),
+/// found about 190 Elo a unit from 2 to 7, then flat: levels 8 to 10 within 100 of each other.
+/// The second, at 1, 1.75, 2.6, 3.4, 4.1, 4.85, 5.6, 6.4, 7.4, 10 (600 games), measured 634, 759,
+/// 1315, 1428, 1606, 1736, 1887, 1889, 2089 and 2381: a plateau from 5.6 to 6.4, and big steps
+/// where the depth cap grows a ply at low depth. These points aim at about 150 to 200 Elo a step,
+/// read off both runs' measurements, and put levels 2 to 4 at depths 1, 2 and 3.
+pub const LEVEL_POINTS: [f64; 10] = [1.0, 1.78, 2.0, 2.6, 3.6, 4.3, 5.1, 6.7, 8.0, FULL_STRENGTH];
 /// Node cap at `c = 1` (level 1), in nodes: enough for a one-ply search of every candidate line
 /// (about 500 to 850 nodes with six lines in middlegame positions), so that level 1 really
 /// chooses.

@@ -2,40 +2,40 @@
 //! the levels in games and rewrites this file (benches/README.md, BENCHMARKS.md,
 //! "Level calibration").
 //!
-//! Date: 2026-11-24
-//! Commit: d55a6c8
-//! Bench: none (not measured with these settings)
-//! Network: classic
+//! Date: 2026-11-25
+//! Commit: 661b977
+//! Bench: 285012
+//! Network: nn-ef62ff1897ab
 //! Time control: 10+0.1
-//! Anchors: Stockfish 15.1 UCI_Elo 1350, 1430, 1600, 1730, 1890, 1915, 2000, 2200, 2400
-//! Games: 740
+//! Anchors: Stockfish 15.1 UCI_Elo 1350, 1400, 1450, 1500, 1650, 1700, 1800, 1850, 1900, 2000, 2100, 2200, 2300, 2500
+//! Games: 600
 
 use super::{Check, Measurement, Record};
 
 pub const RECORD: Record = Record {
-    date: "2026-11-24",
-    commit: "d55a6c8",
-    bench: None,
-    network: "classic",
+    date: "2026-11-25",
+    commit: "661b977",
+    bench: Some(285012),
+    network: "nn-ef62ff1897ab",
     time_control: "10+0.1",
-    anchors: "Stockfish 15.1 UCI_Elo 1350, 1430, 1600, 1730, 1890, 1915, 2000, 2200, 2400",
-    games: 740,
-    play_minutes: None,
-    method: "carried over from the hand-kept table: each level's performance in 40 to 300 games against one or two anchors, made non-decreasing by isotonic regression",
-    note: "Not measured with these settings: levels 1 to 9 were measured with the old settings and the search before issue 10 (Bench: 14918938), level 10 after it (Bench: 342972), all with the hand-crafted evaluation (BENCHMARKS.md, \"Playing strength before issue 10\"). Every level is stale until make calibrate runs.",
+    anchors: "Stockfish 15.1 UCI_Elo 1350, 1400, 1450, 1500, 1650, 1700, 1800, 1850, 1900, 2000, 2100, 2200, 2300, 2500",
+    games: 600,
+    play_minutes: Some(59),
+    method: "maximum likelihood, logistic Elo model over all games jointly, Stockfish anchors fixed at their UCI_Elo, draws as half points, 1 virtual draw per pairing; 95% Wald intervals from the observed Fisher information",
+    note: "Cross-check, fitted unanchored on this scale from games against full strength (compare with their CCRL ratings): Glaurung 2.2 2156 (1948 to 2363, 20 games); Phalanx XXV 2156 (1948 to 2363, 20 games).",
 };
 
 pub const CHECKS: [Check; 0] = [];
 
 pub const MEASUREMENTS: [Measurement; 10] = [
-    Measurement { number: 1, name: "Beginner", elo: 838, low: None, high: None, games: 40, fingerprint: 0x0000000000000000 },
-    Measurement { number: 2, name: "Novice", elo: 1081, low: None, high: None, games: 40, fingerprint: 0x0000000000000000 },
-    Measurement { number: 3, name: "Casual", elo: 1261, low: None, high: None, games: 40, fingerprint: 0x0000000000000000 },
-    Measurement { number: 4, name: "Improver", elo: 1557, low: None, high: None, games: 80, fingerprint: 0x0000000000000000 },
-    Measurement { number: 5, name: "Club", elo: 1600, low: None, high: None, games: 40, fingerprint: 0x0000000000000000 },
-    Measurement { number: 6, name: "Strong club", elo: 1905, low: None, high: None, games: 80, fingerprint: 0x0000000000000000 },
-    Measurement { number: 7, name: "Expert", elo: 1905, low: None, high: None, games: 40, fingerprint: 0x0000000000000000 },
-    Measurement { number: 8, name: "Candidate master", elo: 1925, low: None, high: None, games: 40, fingerprint: 0x0000000000000000 },
-    Measurement { number: 9, name: "Master", elo: 1995, low: None, high: None, games: 40, fingerprint: 0x0000000000000000 },
-    Measurement { number: 10, name: "Full strength", elo: 2208, low: None, high: None, games: 300, fingerprint: 0x0000000000000000 },
+    Measurement { number: 1, name: "Beginner", elo: 634, low: Some(332), high: Some(937), games: 60, fingerprint: 0xf0cc9002644e9788 },
+    Measurement { number: 2, name: "Novice", elo: 759, low: Some(472), high: Some(1047), games: 100, fingerprint: 0x854746b23a3bdbcf },
+    Measurement { number: 3, name: "Casual", elo: 1315, low: Some(1224), high: Some(1406), games: 80, fingerprint: 0x7ac5116a79a2fc9e },
+    Measurement { number: 4, name: "Improver", elo: 1428, low: Some(1344), high: Some(1513), games: 80, fingerprint: 0xd5314003d3c5d4bc },
+    Measurement { number: 5, name: "Club", elo: 1606, low: Some(1521), high: Some(1690), games: 80, fingerprint: 0x15a55b8368de366d },
+    Measurement { number: 6, name: "Strong club", elo: 1736, low: Some(1651), high: Some(1821), games: 80, fingerprint: 0x8a5f38b5b5191963 },
+    Measurement { number: 7, name: "Expert", elo: 1887, low: Some(1803), high: Some(1970), games: 80, fingerprint: 0x95f1dd86dcf5ba85 },
+    Measurement { number: 8, name: "Candidate master", elo: 1889, low: Some(1805), high: Some(1973), games: 80, fingerprint: 0xf3447c1e85f74d03 },
+    Measurement { number: 9, name: "Master", elo: 2089, low: Some(2001), high: Some(2177), games: 80, fingerprint: 0x20974b217a33f223 },
+    Measurement { number: 10, name: "Full strength", elo: 2381, low: Some(2280), high: Some(2483), games: 100, fingerprint: 0xd4bd304d20087817 },
 ];

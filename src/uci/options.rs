@@ -283,8 +283,10 @@ mod tests {
         assert_eq!(options.strength(), Some(Level::for_elo(800).unwrap()));
         options.set("name UCI_Elo value 2800").unwrap();
         assert_eq!(options.strength(), Some(Level::for_elo(2800).unwrap()));
-        // Each level's own Elo selects it, or the strongest level measured alike.
-        for level in LEVELS.iter() {
+        // Each level's own Elo (inside the range) selects it, or the strongest level measured
+        // alike.
+        let in_range = |level: &&Level| (ELO_MIN..=ELO_MAX).contains(&i64::from(level.elo));
+        for level in LEVELS.iter().filter(in_range) {
             options
                 .set(&format!("name UCI_Elo value {}", level.elo))
                 .unwrap();
@@ -292,8 +294,13 @@ mod tests {
             let same_elo: Vec<&Level> = LEVELS.iter().filter(|l| l.elo == level.elo).collect();
             assert_eq!(chosen, same_elo.last().unwrap().strength, "{level:?}");
         }
-        // Between levels 1 and 2 it plays between them, not level 1.
-        let (one, two) = (LEVELS[0], LEVELS[1]);
+        // Between two levels it plays between them, not the lower one (the first two levels
+        // rated inside the range, each a distinct Elo).
+        let (one, two) = LEVELS
+            .windows(2)
+            .map(|pair| (pair[0], pair[1]))
+            .find(|(one, two)| in_range(&one) && in_range(&two) && two.elo - one.elo >= 2)
+            .expect("two neighbouring levels inside the range");
         let between = (one.elo + two.elo) / 2;
         options
             .set(&format!("name UCI_Elo value {between}"))
