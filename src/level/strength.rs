@@ -46,7 +46,7 @@ pub const DEPTH_PER_LEVEL: f64 = 1.25;
 /// Candidate lines at `c = 1`, falling to 1 at `c = 9`.
 pub const CANDIDATES_AT_LEVEL_1: f64 = 6.0;
 /// Choice window at `c = 1`, in centipawns: no line worse than the best by more is played. It
-/// shrinks as the 1.5th power of the looseness (see [`Strength::at`]).
+/// shrinks as the 1.5th power of the looseness (see [`Strength::on_curve`]).
 pub const WINDOW_AT_LEVEL_1_CP: f64 = 300.0;
 /// Choice temperature at `c = 1`, in centipawns (a line this much worse than the best is played
 /// e times less often). It shrinks as the square of the looseness.
