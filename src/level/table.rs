@@ -3,39 +3,39 @@
 //! "Level calibration").
 //!
 //! Date: 2026-11-25
-//! Commit: 661b977
+//! Commit: 18bf5a2
 //! Bench: 285012
 //! Network: nn-ef62ff1897ab
 //! Time control: 10+0.1
-//! Anchors: Stockfish 15.1 UCI_Elo 1350, 1400, 1450, 1500, 1650, 1700, 1800, 1850, 1900, 2000, 2100, 2200, 2300, 2500
+//! Anchors: Stockfish 15.1 UCI_Elo 1350, 1400, 1500, 1550, 1600, 1650, 1700, 1800, 1850, 1900, 2000, 2100, 2200, 2300, 2500
 //! Games: 600
 
 use super::{Check, Measurement, Record};
 
 pub const RECORD: Record = Record {
     date: "2026-11-25",
-    commit: "661b977",
+    commit: "18bf5a2",
     bench: Some(285012),
     network: "nn-ef62ff1897ab",
     time_control: "10+0.1",
-    anchors: "Stockfish 15.1 UCI_Elo 1350, 1400, 1450, 1500, 1650, 1700, 1800, 1850, 1900, 2000, 2100, 2200, 2300, 2500",
+    anchors: "Stockfish 15.1 UCI_Elo 1350, 1400, 1500, 1550, 1600, 1650, 1700, 1800, 1850, 1900, 2000, 2100, 2200, 2300, 2500",
     games: 600,
-    play_minutes: Some(59),
+    play_minutes: Some(56),
     method: "maximum likelihood, logistic Elo model over all games jointly, Stockfish anchors fixed at their UCI_Elo, draws as half points, 1 virtual draw per pairing; 95% Wald intervals from the observed Fisher information",
-    note: "Cross-check, fitted unanchored on this scale from games against full strength (compare with their CCRL ratings): Glaurung 2.2 2156 (1948 to 2363, 20 games); Phalanx XXV 2156 (1948 to 2363, 20 games).",
+    note: "Cross-check, fitted unanchored on this scale from games against full strength (compare with their CCRL ratings): Glaurung 2.2 2095 (1872 to 2317, 20 games); Phalanx XXV 1929 (1624 to 2234, 20 games).",
 };
 
 pub const CHECKS: [Check; 0] = [];
 
 pub const MEASUREMENTS: [Measurement; 10] = [
-    Measurement { number: 1, name: "Beginner", elo: 634, low: Some(332), high: Some(937), games: 60, fingerprint: 0xf0cc9002644e9788 },
-    Measurement { number: 2, name: "Novice", elo: 759, low: Some(472), high: Some(1047), games: 100, fingerprint: 0x854746b23a3bdbcf },
-    Measurement { number: 3, name: "Casual", elo: 1315, low: Some(1224), high: Some(1406), games: 80, fingerprint: 0x7ac5116a79a2fc9e },
-    Measurement { number: 4, name: "Improver", elo: 1428, low: Some(1344), high: Some(1513), games: 80, fingerprint: 0xd5314003d3c5d4bc },
-    Measurement { number: 5, name: "Club", elo: 1606, low: Some(1521), high: Some(1690), games: 80, fingerprint: 0x15a55b8368de366d },
-    Measurement { number: 6, name: "Strong club", elo: 1736, low: Some(1651), high: Some(1821), games: 80, fingerprint: 0x8a5f38b5b5191963 },
-    Measurement { number: 7, name: "Expert", elo: 1887, low: Some(1803), high: Some(1970), games: 80, fingerprint: 0x95f1dd86dcf5ba85 },
-    Measurement { number: 8, name: "Candidate master", elo: 1889, low: Some(1805), high: Some(1973), games: 80, fingerprint: 0xf3447c1e85f74d03 },
-    Measurement { number: 9, name: "Master", elo: 2089, low: Some(2001), high: Some(2177), games: 80, fingerprint: 0x20974b217a33f223 },
-    Measurement { number: 10, name: "Full strength", elo: 2381, low: Some(2280), high: Some(2483), games: 100, fingerprint: 0xd4bd304d20087817 },
+    Measurement { number: 1, name: "Beginner", elo: 732, low: Some(534), high: Some(929), games: 60, fingerprint: 0xf0cc9002644e9788 },
+    Measurement { number: 2, name: "Novice", elo: 876, low: Some(703), high: Some(1050), games: 100, fingerprint: 0xe5d708e169df7c19 },
+    Measurement { number: 3, name: "Casual", elo: 1136, low: Some(1030), high: Some(1242), games: 100, fingerprint: 0x0f7828957e12bfe7 },
+    Measurement { number: 4, name: "Improver", elo: 1256, low: Some(1165), high: Some(1346), games: 80, fingerprint: 0x7ac5116a79a2fc9e },
+    Measurement { number: 5, name: "Club", elo: 1486, low: Some(1400), high: Some(1571), games: 80, fingerprint: 0x605203f508d8b7c0 },
+    Measurement { number: 6, name: "Strong club", elo: 1567, low: Some(1481), high: Some(1654), games: 80, fingerprint: 0xa6e0249f272109b6 },
+    Measurement { number: 7, name: "Expert", elo: 1792, low: Some(1706), high: Some(1878), games: 80, fingerprint: 0xaf904904b17be480 },
+    Measurement { number: 8, name: "Candidate master", elo: 1977, low: Some(1893), high: Some(2061), games: 80, fingerprint: 0x28a1f4e9b127755b },
+    Measurement { number: 9, name: "Master", elo: 2068, low: Some(1981), high: Some(2155), games: 80, fingerprint: 0xd8e7c425eb3675cb },
+    Measurement { number: 10, name: "Full strength", elo: 2374, low: Some(2275), high: Some(2473), games: 100, fingerprint: 0xd4bd304d20087817 },
 ];
