@@ -26,14 +26,14 @@ use crate::search::Line;
 /// The curve coordinate (and the level coordinate) of full strength, the plain search.
 pub const FULL_STRENGTH: f64 = 10.0;
 
-/// Where levels 1 to 10 sit on the curve, re-spaced twice from calibrations with the network
-/// (BENCHMARKS.md, "Level calibration"). The first, levels at `c` = 1, 2, ... 10 (228 games),
-/// found about 190 Elo a unit from 2 to 7, then flat: levels 8 to 10 within 100 of each other.
-/// The second, at 1, 1.75, 2.6, 3.4, 4.1, 4.85, 5.6, 6.4, 7.4, 10 (600 games), measured 634, 759,
-/// 1315, 1428, 1606, 1736, 1887, 1889, 2089 and 2381: a plateau from 5.6 to 6.4, and big steps
-/// where the depth cap grows a ply at low depth. These points aim at about 150 to 200 Elo a step,
-/// read off both runs' measurements, and put levels 2 to 4 at depths 1, 2 and 3.
-pub const LEVEL_POINTS: [f64; 10] = [1.0, 1.78, 2.0, 2.6, 3.6, 4.3, 5.1, 6.7, 8.0, FULL_STRENGTH];
+/// Where levels 1 to 10 sit on the curve, re-spaced three times from calibrations with the
+/// network (BENCHMARKS.md, "Level calibration"). The first, levels at `c` = 1, 2, ... 10 (228
+/// games), found about 190 Elo a unit from 2 to 7, then flat. The second, at 1, 1.75, 2.6, 3.4,
+/// 4.1, 4.85, 5.6, 6.4, 7.4, 10 (600 games): 634, 759, 1315, 1428, 1606, 1736, 1887, 1889, 2089,
+/// 2381. The third, at 1, 1.78, 2, 2.6, 3.6, 4.3, 5.1, 6.7, 8, 10 (600 games): 732, 876, 1136,
+/// 1256, 1486, 1567, 1792, 1977, 2068, 2374, two steps short of 100 (81 and 91). These points
+/// move levels 5, 6 and 9 to widen those steps, read off all three runs.
+pub const LEVEL_POINTS: [f64; 10] = [1.0, 1.78, 2.0, 2.7, 3.5, 4.6, 5.2, 6.7, 8.6, FULL_STRENGTH];
 /// Node cap at `c = 1` (level 1), in nodes: enough for a one-ply search of every candidate line
 /// (about 500 to 850 nodes with six lines in middlegame positions), so that level 1 really
 /// chooses.
