@@ -146,12 +146,6 @@ impl View {
     }
 }
 
-/// The input of `piece` on `square` seen from `perspective` in the plain layout.
-#[inline]
-pub fn index(perspective: Color, piece: Piece, square: Square) -> usize {
-    View::new(KingLayout::Plain, perspective, Square::A1).index(piece, square)
-}
-
 /// The active inputs of `board` from `perspective` in `layout` (at most 32), in no particular
 /// order.
 pub fn active(
@@ -199,6 +193,11 @@ impl Delta {
 mod tests {
     use super::*;
     use shakmaty::Role;
+
+    /// The input of `piece` on `square` seen from `perspective` in the plain layout.
+    fn index(perspective: Color, piece: Piece, square: Square) -> usize {
+        View::new(KingLayout::Plain, perspective, Square::A1).index(piece, square)
+    }
 
     #[test]
     fn each_side_sees_its_own_pieces_first_from_its_own_side_of_the_board() {

@@ -32,8 +32,8 @@ pub const FORMAT_VERSION: u32 = 2;
 
 const MAGIC: &[u8; 4] = b"FCNN";
 const HEADER_BYTES: usize = 48;
-/// The largest hidden layer a file may ask for (a 1.5 MB network), so that a corrupt size is
-/// caught before anything is allocated.
+/// The largest hidden layer a file may ask for (a 1.5 MB network in the plain layout, 6 MB with
+/// four king buckets), so that a corrupt size is caught before anything is allocated.
 pub const MAX_HIDDEN: usize = 1024;
 /// The most output buckets (one per 4 pieces on the board).
 pub const MAX_BUCKETS: usize = 8;
