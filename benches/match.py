@@ -11,7 +11,8 @@ plies of lines drawn (seeded) from ferrochess's ECO opening lines,
 `src/book/openings/eco_lines.pgn`, balanced by construction (each line scored within +-0.9 pawns
 by Stockfish). Games end by checkmate, stalemate, insufficient material, threefold repetition or
 the 50-move rule (claimed automatically), or are drawn at `--max-plies`.
-Writes every game to `--pgn` as it finishes and prints the first engine's W/D/L, score and Elo
+Writes every game to `--pgn` as it finishes (each engine move with a `[%clk]` comment: the mover's
+clock after it, increment added) and prints the first engine's W/D/L, score and Elo
 difference with its 95% interval; with `--sprt elo0,elo1` it also runs a sequential probability
 ratio test (alpha = beta = 0.05) and stops once it decides. Exit 1 if any game had a time forfeit
 or an illegal move (reported by engine).
@@ -122,6 +123,7 @@ def play_game(
     engines = {chess.WHITE: white, chess.BLACK: black}
     outcome: Outcome | None = None
     overdrawn = {chess.WHITE: 0, chess.BLACK: 0}
+    clock_after: list[float] = []  # the mover's clock after each engine move, increment added
     while outcome is None:
         finished = board.outcome(claim_draw=True)
         if finished is not None:
@@ -156,8 +158,12 @@ def play_game(
                               forfeit=side)  # fmt: skip
             break
         clocks[side] += increment
+        clock_after.append(clocks[side])
         board.push(move)
     game = chess.pgn.Game.from_board(board)
+    # `[%clk]` comments (as lichess writes them) on the engines' moves, not the opening's
+    for node, clock in zip(list(game.mainline())[len(opening):], clock_after):
+        node.set_clock(max(clock, 0.0))
     game.headers["Result"] = outcome.result
     game.headers["Termination"] = outcome.reason
     outcome.overdrawn = overdrawn
