@@ -3,39 +3,42 @@
 //! "Level calibration").
 //!
 //! Date: 2026-11-25
-//! Commit: 18bf5a2
+//! Commit: 5c58d41
 //! Bench: 285012
 //! Network: nn-ef62ff1897ab
 //! Time control: 10+0.1
-//! Anchors: Stockfish 15.1 UCI_Elo 1350, 1400, 1500, 1550, 1600, 1650, 1700, 1800, 1850, 1900, 2000, 2100, 2200, 2300, 2500
-//! Games: 600
+//! Anchors: Stockfish 15.1 UCI_Elo 1350, 1400, 1450, 1500, 1600, 1650, 1700, 1800, 1900, 1950, 2000, 2100, 2150, 2250, 2300, 2450
+//! Games: 970
 
 use super::{Check, Measurement, Record};
 
 pub const RECORD: Record = Record {
     date: "2026-11-25",
-    commit: "18bf5a2",
+    commit: "5c58d41",
     bench: Some(285012),
     network: "nn-ef62ff1897ab",
     time_control: "10+0.1",
-    anchors: "Stockfish 15.1 UCI_Elo 1350, 1400, 1500, 1550, 1600, 1650, 1700, 1800, 1850, 1900, 2000, 2100, 2200, 2300, 2500",
-    games: 600,
-    play_minutes: Some(56),
+    anchors: "Stockfish 15.1 UCI_Elo 1350, 1400, 1450, 1500, 1600, 1650, 1700, 1800, 1900, 1950, 2000, 2100, 2150, 2250, 2300, 2450",
+    games: 970,
+    play_minutes: Some(99),
     method: "maximum likelihood, logistic Elo model over all games jointly, Stockfish anchors fixed at their UCI_Elo, draws as half points, 1 virtual draw per pairing; 95% Wald intervals from the observed Fisher information",
-    note: "Cross-check, fitted unanchored on this scale from games against full strength (compare with their CCRL ratings): Glaurung 2.2 2095 (1872 to 2317, 20 games); Phalanx XXV 1929 (1624 to 2234, 20 games).",
+    note: "Cross-check, fitted unanchored on this scale from games against full strength (compare with their CCRL ratings): Glaurung 2.2 2084 (1872 to 2296, 20 games); Phalanx XXV 1972 (1709 to 2236, 20 games).",
 };
 
-pub const CHECKS: [Check; 0] = [];
+pub const CHECKS: [Check; 2] = [
+    Check { asked: 1500, elo: 1559, low: 1469, high: 1648, games: 60 },
+    Check { asked: 2000, elo: 1977, low: 1888, high: 2065, games: 60 },
+];
 
 pub const MEASUREMENTS: [Measurement; 10] = [
-    Measurement { number: 1, name: "Beginner", elo: 732, low: Some(534), high: Some(929), games: 60, fingerprint: 0xf0cc9002644e9788 },
-    Measurement { number: 2, name: "Novice", elo: 876, low: Some(703), high: Some(1050), games: 100, fingerprint: 0xe5d708e169df7c19 },
-    Measurement { number: 3, name: "Casual", elo: 1136, low: Some(1030), high: Some(1242), games: 100, fingerprint: 0x0f7828957e12bfe7 },
-    Measurement { number: 4, name: "Improver", elo: 1256, low: Some(1165), high: Some(1346), games: 80, fingerprint: 0x7ac5116a79a2fc9e },
-    Measurement { number: 5, name: "Club", elo: 1486, low: Some(1400), high: Some(1571), games: 80, fingerprint: 0x605203f508d8b7c0 },
-    Measurement { number: 6, name: "Strong club", elo: 1567, low: Some(1481), high: Some(1654), games: 80, fingerprint: 0xa6e0249f272109b6 },
-    Measurement { number: 7, name: "Expert", elo: 1792, low: Some(1706), high: Some(1878), games: 80, fingerprint: 0xaf904904b17be480 },
-    Measurement { number: 8, name: "Candidate master", elo: 1977, low: Some(1893), high: Some(2061), games: 80, fingerprint: 0x28a1f4e9b127755b },
-    Measurement { number: 9, name: "Master", elo: 2068, low: Some(1981), high: Some(2155), games: 80, fingerprint: 0xd8e7c425eb3675cb },
-    Measurement { number: 10, name: "Full strength", elo: 2374, low: Some(2275), high: Some(2473), games: 100, fingerprint: 0xd4bd304d20087817 },
+    Measurement { number: 1, name: "Beginner", elo: 523, low: Some(331), high: Some(715), games: 100, fingerprint: 0xf0cc9002644e9788 },
+    Measurement { number: 2, name: "Novice", elo: 669, low: Some(492), high: Some(846), games: 180, fingerprint: 0xe5d708e169df7c19 },
+    Measurement { number: 3, name: "Casual", elo: 1019, low: Some(887), high: Some(1152), games: 130, fingerprint: 0x0f7828957e12bfe7 },
+    Measurement { number: 4, name: "Improver", elo: 1223, low: Some(1143), high: Some(1302), games: 100, fingerprint: 0x56b503235c53c1e3 },
+    Measurement { number: 5, name: "Club", elo: 1440, low: Some(1367), high: Some(1512), games: 104, fingerprint: 0x1748ec1da05105c9 },
+    Measurement { number: 6, name: "Strong club", elo: 1611, low: Some(1540), high: Some(1683), games: 104, fingerprint: 0x1a762e6d691430d0 },
+    Measurement { number: 7, name: "Expert", elo: 1716, low: Some(1642), high: Some(1789), games: 104, fingerprint: 0x28ed16baaa054d09 },
+    Measurement { number: 8, name: "Candidate master", elo: 1995, low: Some(1921), high: Some(2069), games: 104, fingerprint: 0x28a1f4e9b127755b },
+    Measurement { number: 9, name: "Master", elo: 2159, low: Some(2086), high: Some(2232), games: 104, fingerprint: 0xd31ae82de55a74d6 },
+    Measurement { number: 10, name: "Full strength", elo: 2363, low: Some(2291), high: Some(2436), games: 140, fingerprint: 0xd4bd304d20087817 },
 ];
