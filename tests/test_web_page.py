@@ -202,8 +202,28 @@ def test_the_levels_are_named_with_their_elo_and_calibration(play: Page) -> None
         elo = f"~{level.elo}" + (", not yet re-measured" if level.calibration == "stale" else "")
         expected.append(f"{level.number} · {level.name} ({elo})")
     assert shown == expected
-    assert any("not yet re-measured" in text for text in shown)
+    # the marker shows exactly when the table has a stale level (none since the fourth calibration)
+    stale = any(level.calibration == "stale" for level in levels())
+    assert any("not yet re-measured" in text for text in shown) == stale
 
+
+
+def test_a_stale_level_is_marked_not_yet_re_measured(page: Page, server: str) -> None:
+    """A level whose table row was measured with other settings (here level 4, as the server
+    would say after a change of the search) is shown as not yet re-measured, the others not."""
+
+    def stale_level_4(route: Any) -> None:
+        body = route.fetch().json()
+        for level in body["levels"]:
+            if level["number"] == 4:
+                level["calibration"] = "stale"
+        route.fulfill(json=body)
+
+    page.route("**/api/levels", stale_level_4)
+    play = open_page(page, server)
+    shown = play.locator('#app [data-role="level"] option').all_inner_texts()
+    marked = [text for text in shown if "not yet re-measured" in text]
+    assert marked == [f"4 · {levels()[3].name} (~{levels()[3].elo}, not yet re-measured)"]
 
 def test_a_draw_offer_is_declined_when_the_engine_is_better(play: Page) -> None:
     load_fen(play, "q3k3/8/8/8/8/8/8/4K3 w - - 0 1")  # the engine (Black) has a queen
