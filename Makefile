@@ -110,11 +110,12 @@ train: ## train a network on TRAIN_DATA into TRAIN_OUTPUT (target/nnue/trained.n
 
 # The levels' Elo (benches/calibrate.py): games of each level against Stockfish 15.1 UCI_Elo anchors
 # and its neighbours at 10+0.1, fitted together; then UCI_Elo CALIBRATE_CHECK is measured with the
-# rebuilt binary. Hours of games (an estimate: BENCHMARKS.md, "Level calibration"), two at a time;
-# run it again after an interruption to resume. CALIBRATE_ARGS goes to both steps, e.g.
-# "--tc 5+0.05 --results target/calibration-5s"; `python benches/calibrate.py --dry-run` shows
-# the schedule.
-CALIBRATE_ARGS ?=
+# rebuilt binary. 1 h 40 min of games measured here (BENCHMARKS.md, "Level calibration"), two at a
+# time; run it again after an interruption to resume. CALIBRATE_ARGS goes to both steps: 100 games a
+# level by default (the committed table's; with the script's 60 the intervals, about +-85, are
+# wider than some steps), e.g. "--games 100 --tc 5+0.05 --results target/calibration-5s";
+# `python benches/calibrate.py --dry-run` shows the schedule.
+CALIBRATE_ARGS ?= --games 100
 CALIBRATE_CHECK ?= 1500,2000
 
 .PHONY: calibrate
