@@ -223,7 +223,8 @@ def test_a_stale_level_is_marked_not_yet_re_measured(page: Page, server: str) ->
     play = open_page(page, server)
     shown = play.locator('#app [data-role="level"] option').all_inner_texts()
     marked = [text for text in shown if "not yet re-measured" in text]
-    assert marked == [f"4 · {levels()[3].name} (~{levels()[3].elo}, not yet re-measured)"]
+    four = next(level for level in levels() if level.number == 4)
+    assert marked == [f"4 · {four.name} (~{four.elo}, not yet re-measured)"]
 
 def test_a_draw_offer_is_declined_when_the_engine_is_better(play: Page) -> None:
     load_fen(play, "q3k3/8/8/8/8/8/8/4K3 w - - 0 1")  # the engine (Black) has a queen
