@@ -101,7 +101,8 @@ datagen: ## self-play training data into DATAGEN_DIR (target/datagen) up to DATA
 # `make datagen` wrote. docs/nnue.md records the data and settings of the compiled-in network.
 TRAIN_DATA ?= $(wildcard ../shared/data/selfplay/*.txt.gz) $(wildcard $(DATAGEN_DIR)/*.txt)
 TRAIN_OUTPUT ?= target/nnue/trained.nnue
-TRAIN_ARGS ?= --hidden 128 --epochs 8 --batch 4096 --lr 0.002 --wdl 0.0 --validation 20
+TRAIN_ARGS ?= --king-layout mirrored --hidden 128 --epochs 16 --batch 4096 --lr 0.003 \
+	--weight-decay 0.05 --wdl 0.0 --validation 20
 
 .PHONY: train
 train: ## train a network on TRAIN_DATA into TRAIN_OUTPUT (target/nnue/trained.nnue)
