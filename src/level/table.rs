@@ -3,42 +3,42 @@
 //! "Level calibration").
 //!
 //! Date: 2026-11-25
-//! Commit: 5c58d41
-//! Bench: 285012
-//! Network: nn-ef62ff1897ab
+//! Commit: 2ef2f98
+//! Bench: 299110
+//! Network: nn-3922929f3933
 //! Time control: 10+0.1
-//! Anchors: Stockfish 15.1 UCI_Elo 1350, 1400, 1450, 1500, 1600, 1650, 1700, 1800, 1900, 1950, 2000, 2100, 2150, 2250, 2300, 2450
-//! Games: 970
+//! Anchors: Stockfish 15.1 UCI_Elo 1350, 1400, 1450, 1500, 1550, 1600, 1650, 1700, 1800, 1900, 2000, 2050, 2100, 2200, 2250, 2450
+//! Games: 1002
 
 use super::{Check, Measurement, Record};
 
 pub const RECORD: Record = Record {
     date: "2026-11-25",
-    commit: "5c58d41",
-    bench: Some(285012),
-    network: "nn-ef62ff1897ab",
+    commit: "2ef2f98",
+    bench: Some(299110),
+    network: "nn-3922929f3933",
     time_control: "10+0.1",
-    anchors: "Stockfish 15.1 UCI_Elo 1350, 1400, 1450, 1500, 1600, 1650, 1700, 1800, 1900, 1950, 2000, 2100, 2150, 2250, 2300, 2450",
-    games: 970,
-    play_minutes: Some(99),
+    anchors: "Stockfish 15.1 UCI_Elo 1350, 1400, 1450, 1500, 1550, 1600, 1650, 1700, 1800, 1900, 2000, 2050, 2100, 2200, 2250, 2450",
+    games: 1002,
+    play_minutes: Some(111),
     method: "maximum likelihood, logistic Elo model over all games jointly, Stockfish anchors fixed at their UCI_Elo, draws as half points, 1 virtual draw per pairing; 95% Wald intervals from the observed Fisher information",
-    note: "Cross-check, fitted unanchored on this scale from games against full strength (compare with their CCRL ratings): Glaurung 2.2 2084 (1872 to 2296, 20 games); Phalanx XXV 1972 (1709 to 2236, 20 games).",
+    note: "Cross-check, fitted unanchored on this scale from games against full strength (compare with their CCRL ratings): Glaurung 2.2 2114 (1919 to 2309, 20 games); Phalanx XXV 2060 (1848 to 2273, 20 games).",
 };
 
 pub const CHECKS: [Check; 2] = [
-    Check { asked: 1500, elo: 1559, low: 1469, high: 1648, games: 60 },
-    Check { asked: 2000, elo: 1977, low: 1888, high: 2065, games: 60 },
+    Check { asked: 1500, elo: 1547, low: 1458, high: 1636, games: 60 },
+    Check { asked: 2000, elo: 1947, low: 1858, high: 2036, games: 60 },
 ];
 
 pub const MEASUREMENTS: [Measurement; 10] = [
-    Measurement { number: 1, name: "Beginner", elo: 523, low: Some(331), high: Some(715), games: 100, fingerprint: 0xf0cc9002644e9788 },
-    Measurement { number: 2, name: "Novice", elo: 669, low: Some(492), high: Some(846), games: 180, fingerprint: 0xe5d708e169df7c19 },
-    Measurement { number: 3, name: "Casual", elo: 1019, low: Some(887), high: Some(1152), games: 130, fingerprint: 0x0f7828957e12bfe7 },
-    Measurement { number: 4, name: "Improver", elo: 1223, low: Some(1143), high: Some(1302), games: 100, fingerprint: 0x56b503235c53c1e3 },
-    Measurement { number: 5, name: "Club", elo: 1440, low: Some(1367), high: Some(1512), games: 104, fingerprint: 0x1748ec1da05105c9 },
-    Measurement { number: 6, name: "Strong club", elo: 1611, low: Some(1540), high: Some(1683), games: 104, fingerprint: 0x1a762e6d691430d0 },
-    Measurement { number: 7, name: "Expert", elo: 1716, low: Some(1642), high: Some(1789), games: 104, fingerprint: 0x28ed16baaa054d09 },
-    Measurement { number: 8, name: "Candidate master", elo: 1995, low: Some(1921), high: Some(2069), games: 104, fingerprint: 0x28a1f4e9b127755b },
-    Measurement { number: 9, name: "Master", elo: 2159, low: Some(2086), high: Some(2232), games: 104, fingerprint: 0xd31ae82de55a74d6 },
-    Measurement { number: 10, name: "Full strength", elo: 2363, low: Some(2291), high: Some(2436), games: 140, fingerprint: 0xd4bd304d20087817 },
+    Measurement { number: 1, name: "Beginner", elo: 590, low: Some(416), high: Some(764), games: 100, fingerprint: 0x913240dc87eb6235 },
+    Measurement { number: 2, name: "Novice", elo: 700, low: Some(542), high: Some(859), games: 180, fingerprint: 0x499599285e7aa3dc },
+    Measurement { number: 3, name: "Casual", elo: 1073, low: Some(973), high: Some(1172), games: 160, fingerprint: 0x8f32e263dde298d2 },
+    Measurement { number: 4, name: "Improver", elo: 1265, low: Some(1189), high: Some(1341), games: 102, fingerprint: 0x65619723be14a7be },
+    Measurement { number: 5, name: "Club", elo: 1515, low: Some(1442), high: Some(1589), games: 104, fingerprint: 0xb2afd7d5dd98fb6c },
+    Measurement { number: 6, name: "Strong club", elo: 1711, low: Some(1638), high: Some(1784), games: 104, fingerprint: 0x5ec1a210db8a0dcd },
+    Measurement { number: 7, name: "Expert", elo: 1879, low: Some(1805), high: Some(1953), games: 104, fingerprint: 0xe270eac1c3b5dc2c },
+    Measurement { number: 8, name: "Candidate master", elo: 1987, low: Some(1915), high: Some(2059), games: 104, fingerprint: 0xc8e1cb473bfc47c6 },
+    Measurement { number: 9, name: "Master", elo: 2109, low: Some(2037), high: Some(2181), games: 104, fingerprint: 0xe18509ab93aeda0b },
+    Measurement { number: 10, name: "Full strength", elo: 2340, low: Some(2267), high: Some(2413), games: 140, fingerprint: 0xb91ab5869e088b62 },
 ];
