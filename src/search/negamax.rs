@@ -10,18 +10,23 @@
 //! (95% +72..+122) over the search without them, 300 games at 5 s + 0.05 s (BENCHMARKS.md,
 //! "Search steps with the network"). Singular extensions (step 14e, "issue 19's second bundle"),
 //! with the evaluation shrunk as the 50-move rule nears (`Context::evaluate`), gained +20
-//! (95% -5..+44) in 300 games at 5 s + 0.05 s (BENCHMARKS.md, "The second round").
+//! (95% -5..+44) in 300 games at 5 s + 0.05 s (BENCHMARKS.md, "The second round"). ProbCut
+//! (Step 12b), the null move's larger reduction far above beta and a ply more of late move
+//! reduction when not improving ("issue 19's third bundle") gained +17 (95% -3..+36) in 400
+//! games at 5 s + 0.05 s (BENCHMARKS.md, "The third round").
 
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position as _, Role};
 
 use super::context::Context;
-use super::ordering::{PieceTo, is_quiet, pick_next, score_moves};
+use super::ordering::{PieceTo, is_quiet, mvv_lva, pick_next, score_moves};
 use super::params::{
     FUTILITY_MARGIN_CP, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE_MOVES, LMP_MAX_DEPTH,
     LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVES, NULL_MOVE_BASE_REDUCTION,
-    NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MIN_DEPTH, QUIETS_REMEMBERED, REVERSE_FUTILITY_MARGIN_CP,
-    REVERSE_FUTILITY_MAX_DEPTH, SEE_CAPTURE_MARGIN_CP, SEE_PRUNING_MAX_DEPTH, SEE_QUIET_MARGIN_CP,
+    NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_EVAL_DIVISOR_CP, NULL_MOVE_EVAL_MAX_REDUCTION,
+    NULL_MOVE_MIN_DEPTH, PROBCUT_MARGIN_CP, PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION,
+    QUIETS_REMEMBERED, REVERSE_FUTILITY_MARGIN_CP, REVERSE_FUTILITY_MAX_DEPTH,
+    SEE_CAPTURE_MARGIN_CP, SEE_PRUNING_MAX_DEPTH, SEE_QUIET_MARGIN_CP,
     SINGULAR_MARGIN_CP_PER_DEPTH, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN, history_bonus,
     late_move_reduction,
 };
@@ -203,7 +208,8 @@ impl Context<'_> {
 
         // Step 12. Null-move pruning: if passing the move still fails high on a shallower search,
         // a real move will too. Not twice in a row, and not with only pawns left (zugzwang).
-        // (+49 Elo, 95% +13..+86.)
+        // (+49 Elo, 95% +13..+86.) The further the evaluation stands above beta, the shallower
+        // (issue 19's third bundle).
         if let Some(eval) = static_eval
             && !pv_node
             && ply > 0
@@ -213,7 +219,10 @@ impl Context<'_> {
             && !self.position.is_after_null()
             && has_pieces(self.position.board())
         {
-            let reduction = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
+            let reduction = NULL_MOVE_BASE_REDUCTION
+                + depth / NULL_MOVE_DEPTH_DIVISOR
+                + ((eval.value() - beta.value()) / NULL_MOVE_EVAL_DIVISOR_CP)
+                    .min(NULL_MOVE_EVAL_MAX_REDUCTION);
             self.frames[ply].moved = None;
             self.position.push_null();
             let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1);
@@ -228,6 +237,30 @@ impl Context<'_> {
                 } else {
                     score
                 };
+            }
+        }
+
+        // Step 12b. ProbCut: a capture that wins enough material (static exchange) is searched
+        // with a window well above beta, first by the quiescence search, then a few plies
+        // shallower; if it stays above, a full-depth search would beat beta as well. (Issue 19's
+        // third bundle.)
+        if let Some(eval) = static_eval
+            && !pv_node
+            && ply > 0
+            && excluded.is_none()
+            && depth >= PROBCUT_MIN_DEPTH
+            && !beta.is_mate()
+            && !beta.is_tablebase()
+        {
+            let probcut_beta = Score::centipawns(beta.value() + PROBCUT_MARGIN_CP);
+            let table_disagrees = entry.is_some_and(|entry| {
+                entry.depth > depth - PROBCUT_REDUCTION
+                    && entry.score.from_tt(ply) < probcut_beta
+            });
+            if !table_disagrees
+                && let Some(score) = self.probcut(depth, probcut_beta, eval, &moves, key)
+            {
+                return score;
             }
         }
 
@@ -372,6 +405,11 @@ impl Context<'_> {
                     if pv_node || killers.contains(&Some(m)) {
                         r -= 1;
                     }
+                    // A position that is not improving is reduced a ply more (issue 19's third
+                    // bundle).
+                    if !improving {
+                        r += 1;
+                    }
                     // A move with a good history is reduced less, a bad one more (issue 19's
                     // bundle).
                     r -= self.history.quiet_score(side, m, &previous) / LMR_HISTORY_DIVISOR;
@@ -458,6 +496,55 @@ impl Context<'_> {
             );
         }
         best_score
+    }
+
+    /// ProbCut's search (Step 12b): the captures and promotions of `moves` whose static exchange
+    /// gains at least `probcut_beta` less the static evaluation, best first by MVV-LVA, each
+    /// searched with the null window at `probcut_beta`, by the quiescence search and then
+    /// [`PROBCUT_REDUCTION`] plies shallower than `depth`. The first that stays at or above it
+    /// is stored as a lower bound and its score returned.
+    fn probcut(
+        &mut self,
+        depth: i32,
+        probcut_beta: Score,
+        eval: Score,
+        moves: &shakmaty::MoveList,
+        key: u64,
+    ) -> Option<Score> {
+        let ply = self.position.ply();
+        let side = self.position.board().turn();
+        let threshold = probcut_beta.value() - eval.value();
+        let mut candidates: ArrayVec<(i32, Move), 256> = moves
+            .iter()
+            .filter(|m| !is_quiet(**m) && see(self.position.board().board(), **m) >= threshold)
+            .map(|&m| (mvv_lva(m), m))
+            .collect();
+        candidates.sort_unstable_by_key(|&(score, _)| std::cmp::Reverse(score));
+        for (_, m) in candidates {
+            self.frames[ply].moved = Some(PieceTo::new(side, m));
+            self.position.push(m);
+            let mut score = -self.quiescence(-probcut_beta, -probcut_beta + 1);
+            if score >= probcut_beta && !self.stopped {
+                score = -self.negamax(depth - PROBCUT_REDUCTION, -probcut_beta, -probcut_beta + 1);
+            }
+            self.position.pop();
+            if self.stopped {
+                return Some(Score::DRAW);
+            }
+            if score >= probcut_beta {
+                if self.switches.transposition_table {
+                    self.table.store(
+                        key,
+                        PackedMove::new(m),
+                        score.to_tt(ply),
+                        depth - PROBCUT_REDUCTION + 1,
+                        Bound::Lower,
+                    );
+                }
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// The tablebase score of the current position when it was just reached by a zeroing move

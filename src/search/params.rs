@@ -38,6 +38,17 @@ pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
 /// [`NULL_MOVE_DEPTH_DIVISOR`] plies of depth.
 pub const NULL_MOVE_BASE_REDUCTION: i32 = 3;
 pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
+/// ...and one more for every this many centipawns the static evaluation stands above beta, up
+/// to [`NULL_MOVE_EVAL_MAX_REDUCTION`] (the further above, the shallower a search shows it).
+pub const NULL_MOVE_EVAL_DIVISOR_CP: i32 = 200;
+pub const NULL_MOVE_EVAL_MAX_REDUCTION: i32 = 3;
+
+/// ProbCut: at a non-PV node at least this deep (plies), a capture whose reduced search
+/// [`PROBCUT_REDUCTION`] plies shallower beats beta by [`PROBCUT_MARGIN_CP`] is taken to beat beta
+/// at full depth.
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+pub const PROBCUT_REDUCTION: i32 = 4;
+pub const PROBCUT_MARGIN_CP: i32 = 200;
 
 /// Late move reductions: from this depth (plies) on, quiet moves after the first
 /// [`LMR_MIN_MOVES`] are searched `LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR` plies

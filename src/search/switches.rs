@@ -13,9 +13,9 @@ pub struct SearchSwitches {
     pub move_ordering: bool,
     /// The transposition table (off: never probed nor stored to).
     pub transposition_table: bool,
-    /// Selective search, on top of alpha-beta: null-move, reverse futility, futility, late move
-    /// and static-exchange pruning, late move and internal iterative reductions, singular
-    /// extensions, the correction history's correction of the static evaluation and its
+    /// Selective search, on top of alpha-beta: null-move, ProbCut, reverse futility, futility,
+    /// late move and static-exchange pruning, late move and internal iterative reductions,
+    /// singular extensions, the correction history's correction of the static evaluation and its
     /// shrinking as the 50-move rule nears, and the quiescence search's
     /// static-exchange pruning. These trade exactness for depth (off, alpha-beta without
     /// quiescence returns exactly the minimax score: the quiescence search's delta pruning
