@@ -3,42 +3,42 @@
 //! "Level calibration").
 //!
 //! Date: 2026-11-25
-//! Commit: 2ef2f98
-//! Bench: 299110
+//! Commit: 29c172f
+//! Bench: 277923
 //! Network: nn-3922929f3933
 //! Time control: 10+0.1
-//! Anchors: Stockfish 15.1 UCI_Elo 1350, 1400, 1450, 1500, 1550, 1600, 1650, 1700, 1800, 1900, 2000, 2050, 2100, 2200, 2250, 2450
+//! Anchors: Stockfish 15.1 UCI_Elo 1350, 1400, 1500, 1600, 1700, 1800, 1900, 1950, 2000, 2100, 2150, 2200, 2250, 2300, 2450, 2500
 //! Games: 1002
 
 use super::{Check, Measurement, Record};
 
 pub const RECORD: Record = Record {
     date: "2026-11-25",
-    commit: "2ef2f98",
-    bench: Some(299110),
+    commit: "29c172f",
+    bench: Some(277923),
     network: "nn-3922929f3933",
     time_control: "10+0.1",
-    anchors: "Stockfish 15.1 UCI_Elo 1350, 1400, 1450, 1500, 1550, 1600, 1650, 1700, 1800, 1900, 2000, 2050, 2100, 2200, 2250, 2450",
+    anchors: "Stockfish 15.1 UCI_Elo 1350, 1400, 1500, 1600, 1700, 1800, 1900, 1950, 2000, 2100, 2150, 2200, 2250, 2300, 2450, 2500",
     games: 1002,
-    play_minutes: Some(111),
+    play_minutes: Some(104),
     method: "maximum likelihood, logistic Elo model over all games jointly, Stockfish anchors fixed at their UCI_Elo, draws as half points, 1 virtual draw per pairing; 95% Wald intervals from the observed Fisher information",
-    note: "Cross-check, fitted unanchored on this scale from games against full strength (compare with their CCRL ratings): Glaurung 2.2 2114 (1919 to 2309, 20 games); Phalanx XXV 2060 (1848 to 2273, 20 games).",
+    note: "Cross-check, fitted unanchored on this scale from games against full strength (compare with their CCRL ratings): Glaurung 2.2 2248 (2068 to 2428, 20 games); Phalanx XXV 2205 (2016 to 2394, 20 games).",
 };
 
 pub const CHECKS: [Check; 2] = [
-    Check { asked: 1500, elo: 1547, low: 1458, high: 1636, games: 60 },
-    Check { asked: 2000, elo: 1947, low: 1858, high: 2036, games: 60 },
+    Check { asked: 1500, elo: 1559, low: 1469, high: 1648, games: 60 },
+    Check { asked: 2000, elo: 1860, low: 1766, high: 1954, games: 60 },
 ];
 
 pub const MEASUREMENTS: [Measurement; 10] = [
-    Measurement { number: 1, name: "Beginner", elo: 590, low: Some(416), high: Some(764), games: 100, fingerprint: 0x913240dc87eb6235 },
-    Measurement { number: 2, name: "Novice", elo: 700, low: Some(542), high: Some(859), games: 180, fingerprint: 0x499599285e7aa3dc },
-    Measurement { number: 3, name: "Casual", elo: 1073, low: Some(973), high: Some(1172), games: 160, fingerprint: 0x8f32e263dde298d2 },
-    Measurement { number: 4, name: "Improver", elo: 1265, low: Some(1189), high: Some(1341), games: 102, fingerprint: 0x65619723be14a7be },
-    Measurement { number: 5, name: "Club", elo: 1515, low: Some(1442), high: Some(1589), games: 104, fingerprint: 0xb2afd7d5dd98fb6c },
-    Measurement { number: 6, name: "Strong club", elo: 1711, low: Some(1638), high: Some(1784), games: 104, fingerprint: 0x5ec1a210db8a0dcd },
-    Measurement { number: 7, name: "Expert", elo: 1879, low: Some(1805), high: Some(1953), games: 104, fingerprint: 0xe270eac1c3b5dc2c },
-    Measurement { number: 8, name: "Candidate master", elo: 1987, low: Some(1915), high: Some(2059), games: 104, fingerprint: 0xc8e1cb473bfc47c6 },
-    Measurement { number: 9, name: "Master", elo: 2109, low: Some(2037), high: Some(2181), games: 104, fingerprint: 0xe18509ab93aeda0b },
-    Measurement { number: 10, name: "Full strength", elo: 2340, low: Some(2267), high: Some(2413), games: 140, fingerprint: 0xb91ab5869e088b62 },
+    Measurement { number: 1, name: "Beginner", elo: 706, low: Some(553), high: Some(859), games: 100, fingerprint: 0x21009203c43917f7 },
+    Measurement { number: 2, name: "Novice", elo: 894, low: Some(763), high: Some(1026), games: 180, fingerprint: 0x76860827b3dd8f72 },
+    Measurement { number: 3, name: "Casual", elo: 1138, low: Some(1047), high: Some(1229), games: 160, fingerprint: 0x92d8e91d96491828 },
+    Measurement { number: 4, name: "Improver", elo: 1313, low: Some(1241), high: Some(1386), games: 102, fingerprint: 0x2d31a65da21d2394 },
+    Measurement { number: 5, name: "Club", elo: 1487, low: Some(1415), high: Some(1560), games: 104, fingerprint: 0xdfa0c6d532fcc082 },
+    Measurement { number: 6, name: "Strong club", elo: 1637, low: Some(1565), high: Some(1708), games: 104, fingerprint: 0x2e243665014d763f },
+    Measurement { number: 7, name: "Expert", elo: 1798, low: Some(1725), high: Some(1871), games: 104, fingerprint: 0x0f61d9c11919a142 },
+    Measurement { number: 8, name: "Candidate master", elo: 2021, low: Some(1949), high: Some(2094), games: 104, fingerprint: 0x10f3564797c22c2c },
+    Measurement { number: 9, name: "Master", elo: 2099, low: Some(2026), high: Some(2172), games: 104, fingerprint: 0xbd044a8ce4237495 },
+    Measurement { number: 10, name: "Full strength", elo: 2407, low: Some(2334), high: Some(2481), games: 140, fingerprint: 0xbe73bc4057e09f38 },
 ];
