@@ -254,8 +254,7 @@ impl Context<'_> {
         {
             let probcut_beta = Score::centipawns(beta.value() + PROBCUT_MARGIN_CP);
             let table_disagrees = entry.is_some_and(|entry| {
-                entry.depth > depth - PROBCUT_REDUCTION
-                    && entry.score.from_tt(ply) < probcut_beta
+                entry.depth > depth - PROBCUT_REDUCTION && entry.score.from_tt(ply) < probcut_beta
             });
             if !table_disagrees
                 && let Some(score) = self.probcut(depth, probcut_beta, eval, &moves, key)
