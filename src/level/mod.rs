@@ -165,7 +165,8 @@ impl Level {
     /// The settings that play at about `elo` ([`ELO_MIN`] to [`ELO_MAX`], else an error naming
     /// `elo`): the strength curve between the two levels whose Elo is around it, at the point
     /// that divides the way from one to the other as `elo` divides their Elo. That interpolates
-    /// the node cap on its log scale, and gives each level's own settings at its own Elo. Below
+    /// the node cap on its log scale, rounds the depth cap from the line between the two levels'
+    /// caps ([`Strength::at`]), and gives each level's own settings at its own Elo. Below
     /// level 1's Elo it is level 1, from full strength's Elo on it is full strength.
     pub fn for_elo(elo: i64) -> Result<Strength, Error> {
         if !(ELO_MIN..=ELO_MAX).contains(&elo) {

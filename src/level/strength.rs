@@ -14,7 +14,7 @@
 //! `c = 10` removes every cap. The levels are points on the curve: level `n` sits at
 //! [`LEVEL_POINTS`]`[n - 1]`, and a *level coordinate* `x` between two levels (what an Elo between
 //! two calibrated levels maps onto, [`super::Level::for_elo`]) sits between their points in
-//! proportion ([`Strength::at`]). The curve's constants were a first guess from the matches of the
+//! proportion, its depth cap on the line between the two levels' caps ([`Strength::at`]). The curve's constants were a first guess from the matches of the
 //! old levels (BENCHMARKS.md, "Playing strength before issue 10"); the levels' points are
 //! re-spaced from what `make calibrate` measured of them (BENCHMARKS.md, "Level calibration"), so
 //! that each level is about as far above the one below as the others.
@@ -33,9 +33,10 @@ pub const FULL_STRENGTH: f64 = 10.0;
 /// 2381. The third, at 1, 1.78, 2, 2.6, 3.6, 4.3, 5.1, 6.7, 8, 10 (600 games): 732, 876, 1136,
 /// 1256, 1486, 1567, 1792, 1977, 2068, 2374, two steps short of 100 (81 and 91). These points
 /// move levels 4 to 7 and 9, read off all three runs; the fourth calibration, on them (850
-/// games), measured every step at least 100. With the third search bundle (the sixth
-/// calibration, the table in `table.rs`) level 9 is only 78 above level 8: it needs moving up.
-pub const LEVEL_POINTS: [f64; 10] = [1.0, 1.78, 2.0, 2.7, 3.5, 4.6, 5.2, 6.7, 8.6, FULL_STRENGTH];
+/// games), measured every step at least 100. With the third search bundle the sixth
+/// calibration measured level 9, at 8.6 (10 plies), only 78 above level 8 and 308 below full
+/// strength; it moved to 9.4 (11 plies), the other levels staying where they were.
+pub const LEVEL_POINTS: [f64; 10] = [1.0, 1.78, 2.0, 2.7, 3.5, 4.6, 5.2, 6.7, 9.4, FULL_STRENGTH];
 /// Node cap at `c = 1` (level 1), in nodes: enough for a one-ply search of every candidate line
 /// (about 500 to 850 nodes with six lines in middlegame positions), so that level 1 really
 /// chooses.
@@ -83,10 +84,26 @@ impl Strength {
     };
 
     /// The settings at level coordinate `x` (clamped to 1.0..=10.0): level `n` at `x = n`,
-    /// between two levels the curve between their [`LEVEL_POINTS`] in proportion; 10.0 is
-    /// [`Strength::FULL`]. Every setting is monotone in `x`.
+    /// between two levels the curve between their [`LEVEL_POINTS`] in proportion, except the
+    /// depth cap; 10.0 is [`Strength::FULL`]. Every setting is monotone in `x`.
+    ///
+    /// The depth cap between two capped levels is the line between their caps, rounded: the
+    /// curve's own cap steps wherever `1 + 1.25 (c - 1)` passes a whole ply, which can be just
+    /// below the upper level (levels 7 and 8 at 6 and 8 plies, the curve's step to 8 at
+    /// `c = 6.6` with level 8 at 6.7), so an Elo nine tenths of the way to the upper level played
+    /// a ply short of it. Rounded from the line, the plies between two levels are spread evenly
+    /// over the way between them, as the Elo asked for is ([`super::Level::for_elo`]).
     pub fn at(x: f64) -> Strength {
-        Strength::on_curve(curve_point(x))
+        let (below, share) = bracket(x);
+        let mut strength = Strength::on_curve(curve_point(x));
+        let cap_at = |index: usize| Strength::on_curve(LEVEL_POINTS[index]).max_depth;
+        if let (Some(low), Some(high), Some(_)) =
+            (cap_at(below - 1), cap_at(below), strength.max_depth)
+        {
+            let line = f64::from(low) + f64::from(high - low) * share;
+            strength.max_depth = Some(line.round() as u32);
+        }
+        strength
     }
 
     /// The settings at curve coordinate `c` (clamped to 1.0..=10.0; 10.0 is [`Strength::FULL`]).
@@ -190,10 +207,17 @@ impl Strength {
 /// The curve coordinate of level coordinate `x` (clamped to 1.0..=10.0, NaN as 1.0): linear
 /// between the [`LEVEL_POINTS`] of the levels around it.
 pub fn curve_point(x: f64) -> f64 {
+    let (below, share) = bracket(x);
+    let (from, to) = (LEVEL_POINTS[below - 1], LEVEL_POINTS[below]);
+    from + (to - from) * share
+}
+
+/// The level at or below level coordinate `x` (clamped to 1.0..=10.0, NaN as 1.0; 9 for 10.0)
+/// and how far `x` is on the way from it to the next level, 0.0 to 1.0.
+fn bracket(x: f64) -> (usize, f64) {
     let x = if x.is_nan() { 1.0 } else { x.clamp(1.0, 10.0) };
     let below = (x.floor() as usize).clamp(1, LEVEL_POINTS.len() - 1);
-    let (from, to) = (LEVEL_POINTS[below - 1], LEVEL_POINTS[below]);
-    from + (to - from) * (x - below as f64)
+    (below, x - below as f64)
 }
 
 /// 64-bit FNV-1a: small, stable across builds and platforms (unlike `std`'s hasher).
@@ -265,6 +289,32 @@ mod tests {
         assert_eq!(curve_point(0.0), 1.0);
         assert_eq!(curve_point(f64::NAN), 1.0);
         assert_eq!(curve_point(11.0), FULL_STRENGTH);
+    }
+
+    #[test]
+    fn between_two_levels_the_depth_cap_follows_the_line_between_theirs() {
+        let mut moved = false;
+        for level in 1..LEVEL_POINTS.len() - 1 {
+            let cap = |x: f64| f64::from(Strength::at(x).max_depth.unwrap());
+            let (low, high) = (cap(level as f64), cap(level as f64 + 1.0));
+            for step in 0..100 {
+                let share = f64::from(step) / 100.0;
+                let x = level as f64 + share;
+                let line = low + (high - low) * share;
+                assert!((cap(x) - line).abs() <= 0.5, "{x}: {}, line {line}", cap(x));
+                // Everything else is the curve's.
+                let (here, curve) = (Strength::at(x), Strength::on_curve(curve_point(x)));
+                moved |= here.max_depth != curve.max_depth;
+                let with_curve_cap = Strength {
+                    max_depth: curve.max_depth,
+                    ..here
+                };
+                assert_eq!(with_curve_cap, curve);
+            }
+        }
+        assert!(moved, "the curve's own cap follows the line everywhere");
+        // Between level 9 and full strength (no cap) the curve's cap stays.
+        assert_eq!(Strength::at(9.5), Strength::on_curve(curve_point(9.5)));
     }
 
     #[test]
