@@ -52,6 +52,7 @@ import json
 import logging
 import math
 import os
+import re
 import subprocess
 import sys
 import time
@@ -363,12 +364,15 @@ def new_table(old: Table, ratings: dict[str, elo_fit.Rating], total: int, networ
               args: argparse.Namespace) -> Table:  # fmt: skip
     """The table after a fit: fitted levels get their new rows (with the current fingerprint),
     the others keep theirs; the record describes this fit."""
-    rows, carried = [], []
+    here = f"{old.record['date']} (commit {old.record['commit']}, {old.record['time_control']})"
+    earlier = carried_from(old.record["note"])
+    rows, carried = [], {}
     for row, now in zip(old.rows, levels):
         rating = ratings.get(f"level:{row.number}")
         if rating is None:
             rows.append(row)
-            carried.append(str(row.number))
+            # A row the old table carried keeps the table it was measured in.
+            carried.setdefault(earlier.get(row.number, here), []).append(str(row.number))
         else:
             rows.append(Row(row.number, row.name, round(rating.elo), round(rating.low),
                             round(rating.high), rating.games, now.fingerprint))  # fmt: skip
@@ -380,13 +384,15 @@ def new_table(old: Table, ratings: dict[str, elo_fit.Rating], total: int, networ
     cross = [f"{spec_for(p, args).name} {round(r.elo)} ({round(r.low)} to {round(r.high)}, "
              f"{r.games} games)" for p, r in ratings.items() if p in CROSS_CHECK]  # fmt: skip
     notes = []
-    if carried:
-        notes.append(f"Level{'s' if len(carried) > 1 else ''} {', '.join(carried)} not in this "
-                     f"fit: carried over from the table of {old.record['date']} (commit "
-                     f"{old.record['commit']}, {old.record['time_control']}).")  # fmt: skip
+    for source, numbers in carried.items():
+        notes.append(f"Level{'s' if len(numbers) > 1 else ''} {', '.join(numbers)} not in this "
+                     f"fit: carried over from the table of {source}.")  # fmt: skip
     if cross:
         notes.append("Cross-check, fitted unanchored on this scale from games against full "
                      "strength (compare with their CCRL ratings): " + "; ".join(cross) + ".")
+    elif "level:10" not in ratings:
+        # Full strength carried over: so is the cross-check of its games.
+        notes += CROSS_CHECKED.findall(old.record["note"])
     note = " ".join(notes)
     record = {
         "date": datetime.date.today().isoformat(), "commit": git_commit(), "bench": bench,
@@ -395,6 +401,17 @@ def new_table(old: Table, ratings: dict[str, elo_fit.Rating], total: int, networ
         "play_minutes": session_minutes(args.results), "method": METHOD, "note": note,
     }  # fmt: skip
     return Table(record, checks, rows)
+
+
+CROSS_CHECKED = re.compile(r"Cross-check, fitted unanchored .+?\)\.(?= |$)")
+CARRIED = re.compile(r"Levels? ([\d, ]+) not in this fit: carried over from the table of (.+?\))\.")
+
+
+def carried_from(note: str) -> dict[int, str]:
+    """Level number -> the table ("DATE (commit C, TC)") a table's note says its row was carried
+    over from, for the rows that table did not fit itself."""
+    return {int(number): source for numbers, source in CARRIED.findall(note)
+            for number in numbers.split(", ")}  # fmt: skip
 
 
 def calibration_of(table: Table, levels: list[LevelNow]) -> list[str]:

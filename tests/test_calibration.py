@@ -216,6 +216,34 @@ def test_every_level_gets_60_games_and_anchors_near_it() -> None:
     assert {p.second for p in pairings if p.first == "level:10"} >= {"phalanx", "glaurung"}
 
 
+def test_carried_rows_keep_the_table_they_were_measured_in(table: level_table.Table) -> None:
+    # `make calibrate --levels 9` fits twice (the levels, then the checks): the second fit must
+    # not claim the other rows came from the first fit's table.
+    def refit(old: level_table.Table, level: int, date: str) -> level_table.Table:
+        rating = elo_fit.Rating(2100.0, 2000.0, 2200.0, 100, 50.0, True)
+        new = calibrate.new_table(old, {f"level:{level}": rating}, 100, "nn-x", 1, levels_now(),
+                                  arguments(tc="10+0.1", results=Path("/nonexistent")))  # fmt: skip
+        new.record.update(date=date, commit=date[-2:])
+        return new
+
+    cross = ("Cross-check, fitted unanchored on this scale from games against full strength "
+             "(compare with their CCRL ratings): Glaurung 2.2 2248 (2068 to 2428, 20 games).")
+    first = level_table.Table(dict(table.record, date="2026-01-01", commit="01", note=cross,
+                                   time_control="10+0.1"), [], table.rows)  # fmt: skip
+    levels_then = "Levels 1, 2, 3, 4, 5, 6, 7, 8, 10 not in this fit: carried over from the"
+    second = refit(first, 9, "2026-02-02")
+    # Full strength carried over, and with it the cross-check of its games.
+    assert second.record["note"] == (f"{levels_then} table of 2026-01-01 (commit 01, 10+0.1). "
+                                     f"{cross}")  # fmt: skip
+    assert refit(second, 9, "2026-03-03").record["note"] == second.record["note"]
+    note = refit(second, 1, "2026-04-04").record["note"]
+    assert "Level 9 not in this fit: carried over from the table of 2026-02-02 (commit 02," in note
+    assert "Levels 2, 3, 4, 5, 6, 7, 8, 10 not in this fit: carried over from the table of " \
+           "2026-01-01 (commit 01, 10+0.1)." in note
+    assert note.endswith(cross) and note.count("Cross-check") == 1
+    assert "Cross-check" not in refit(second, 10, "2026-05-05").record["note"]
+
+
 def test_requested_elos_get_60_games_each() -> None:
     pairings = calibrate.check_schedule([1500, 2000], arguments())
     for elo in (1500, 2000):

@@ -14,10 +14,11 @@
 //! `c = 10` removes every cap. The levels are points on the curve: level `n` sits at
 //! [`LEVEL_POINTS`]`[n - 1]`, and a *level coordinate* `x` between two levels (what an Elo between
 //! two calibrated levels maps onto, [`super::Level::for_elo`]) sits between their points in
-//! proportion, its depth cap on the line between the two levels' caps ([`Strength::at`]). The curve's constants were a first guess from the matches of the
-//! old levels (BENCHMARKS.md, "Playing strength before issue 10"); the levels' points are
-//! re-spaced from what `make calibrate` measured of them (BENCHMARKS.md, "Level calibration"), so
-//! that each level is about as far above the one below as the others.
+//! proportion, its depth cap on the line between the two levels' caps ([`Strength::at`]). The
+//! curve's constants were a first guess from the matches of the old levels (BENCHMARKS.md,
+//! "Playing strength before issue 10"); the levels' points are re-spaced from what `make
+//! calibrate` measured of them (BENCHMARKS.md, "Level calibration"), so that each level is about
+//! as far above the one below as the others.
 
 use crate::book::choice::Random;
 use crate::limits::SearchLimits;
@@ -35,8 +36,10 @@ pub const FULL_STRENGTH: f64 = 10.0;
 /// move levels 4 to 7 and 9, read off all three runs; the fourth calibration, on them (850
 /// games), measured every step at least 100. With the third search bundle the sixth
 /// calibration measured level 9, at 8.6 (10 plies), only 78 above level 8 and 308 below full
-/// strength; it moved to 9.4 (11 plies), the other levels staying where they were.
-pub const LEVEL_POINTS: [f64; 10] = [1.0, 1.78, 2.0, 2.7, 3.5, 4.6, 5.2, 6.7, 9.4, FULL_STRENGTH];
+/// strength. At 9.4 (11 plies) it measured 2118, 97 above level 8; at 9.9 (12 plies, the
+/// deepest cap below full strength; the seventh calibration, the table in `table.rs`) 2164,
+/// 143 above level 8 and 243 below full strength. The other levels stayed where they were.
+pub const LEVEL_POINTS: [f64; 10] = [1.0, 1.78, 2.0, 2.7, 3.5, 4.6, 5.2, 6.7, 9.9, FULL_STRENGTH];
 /// Node cap at `c = 1` (level 1), in nodes: enough for a one-ply search of every candidate line
 /// (about 500 to 850 nodes with six lines in middlegame positions), so that level 1 really
 /// chooses.

@@ -2,32 +2,32 @@
 //! the levels in games and rewrites this file (benches/README.md, BENCHMARKS.md,
 //! "Level calibration").
 //!
-//! Date: 2026-11-25
-//! Commit: 29c172f
+//! Date: 2026-11-26
+//! Commit: 7665cf9+changes
 //! Bench: 277923
 //! Network: nn-3922929f3933
 //! Time control: 10+0.1
-//! Anchors: Stockfish 15.1 UCI_Elo 1350, 1400, 1500, 1600, 1700, 1800, 1900, 1950, 2000, 2100, 2150, 2200, 2250, 2300, 2450, 2500
-//! Games: 1002
+//! Anchors: Stockfish 15.1 UCI_Elo 1400, 1500, 1600, 1900, 2000, 2100, 2200, 2300
+//! Games: 224
 
 use super::{Check, Measurement, Record};
 
 pub const RECORD: Record = Record {
-    date: "2026-11-25",
-    commit: "29c172f",
+    date: "2026-11-26",
+    commit: "7665cf9+changes",
     bench: Some(277923),
     network: "nn-3922929f3933",
     time_control: "10+0.1",
-    anchors: "Stockfish 15.1 UCI_Elo 1350, 1400, 1500, 1600, 1700, 1800, 1900, 1950, 2000, 2100, 2150, 2200, 2250, 2300, 2450, 2500",
-    games: 1002,
-    play_minutes: Some(104),
+    anchors: "Stockfish 15.1 UCI_Elo 1400, 1500, 1600, 1900, 2000, 2100, 2200, 2300",
+    games: 224,
+    play_minutes: Some(32),
     method: "maximum likelihood, logistic Elo model over all games jointly, Stockfish anchors fixed at their UCI_Elo, draws as half points, 1 virtual draw per pairing; 95% Wald intervals from the observed Fisher information",
-    note: "Cross-check, fitted unanchored on this scale from games against full strength (compare with their CCRL ratings): Glaurung 2.2 2248 (2068 to 2428, 20 games); Phalanx XXV 2205 (2016 to 2394, 20 games).",
+    note: "Levels 1, 2, 3, 4, 5, 6, 7, 8, 10 not in this fit: carried over from the table of 2026-11-25 (commit 29c172f, 10+0.1). Cross-check, fitted unanchored on this scale from games against full strength (compare with their CCRL ratings): Glaurung 2.2 2248 (2068 to 2428, 20 games); Phalanx XXV 2205 (2016 to 2394, 20 games).",
 };
 
 pub const CHECKS: [Check; 2] = [
-    Check { asked: 1500, elo: 1559, low: 1469, high: 1648, games: 60 },
-    Check { asked: 2000, elo: 1860, low: 1766, high: 1954, games: 60 },
+    Check { asked: 1500, elo: 1471, low: 1382, high: 1559, games: 60 },
+    Check { asked: 2000, elo: 1965, low: 1876, high: 2053, games: 60 },
 ];
 
 pub const MEASUREMENTS: [Measurement; 10] = [
@@ -39,6 +39,6 @@ pub const MEASUREMENTS: [Measurement; 10] = [
     Measurement { number: 6, name: "Strong club", elo: 1637, low: Some(1565), high: Some(1708), games: 104, fingerprint: 0x2e243665014d763f },
     Measurement { number: 7, name: "Expert", elo: 1798, low: Some(1725), high: Some(1871), games: 104, fingerprint: 0x0f61d9c11919a142 },
     Measurement { number: 8, name: "Candidate master", elo: 2021, low: Some(1949), high: Some(2094), games: 104, fingerprint: 0x10f3564797c22c2c },
-    Measurement { number: 9, name: "Master", elo: 2099, low: Some(2026), high: Some(2172), games: 104, fingerprint: 0xbd044a8ce4237495 },
+    Measurement { number: 9, name: "Master", elo: 2164, low: Some(2095), high: Some(2233), games: 104, fingerprint: 0x142cff5ba95121b0 },
     Measurement { number: 10, name: "Full strength", elo: 2407, low: Some(2334), high: Some(2481), games: 140, fingerprint: 0xbe73bc4057e09f38 },
 ];
