@@ -100,9 +100,7 @@ impl Strength {
         let (below, share) = bracket(x);
         let mut strength = Strength::on_curve(curve_point(x));
         let cap_at = |index: usize| Strength::on_curve(LEVEL_POINTS[index]).max_depth;
-        if let (Some(low), Some(high), Some(_)) =
-            (cap_at(below - 1), cap_at(below), strength.max_depth)
-        {
+        if let (Some(low), Some(high)) = (cap_at(below - 1), cap_at(below)) {
             let line = f64::from(low) + f64::from(high - low) * share;
             strength.max_depth = Some(line.round() as u32);
         }
