@@ -33,6 +33,7 @@ use crate::error::Error;
 use crate::limits::{SearchLimits, StopFlag};
 use crate::nnue::Evaluation;
 use crate::position::Position;
+use crate::random::Random;
 use crate::score::Score;
 use crate::search::{SearchRequest, Searcher, Silent, check_threads};
 use crate::transposition::check_hash_mb;
@@ -205,14 +206,14 @@ pub fn play_game(
     game_seed: u64,
     stop: &StopFlag,
 ) -> Result<Played, Error> {
-    let mut random = SplitMix64::new(game_seed);
+    let mut random = Random::seeded(game_seed);
     let mut position = Position::from_board(Chess::default());
     for _ in 0..config.random_plies {
         let moves = position.board().legal_moves();
         if moves.is_empty() {
             return Ok(Played::Discarded);
         }
-        position.push(moves[random.below(moves.len())]);
+        position.push(moves[random.index(moves.len())]);
         position.set_root();
     }
     if game_end(&position).is_some() {
@@ -316,33 +317,9 @@ fn game_end(position: &Position) -> Option<GameResult> {
 
 /// The seed of game `game` of thread `thread` in a run seeded `seed`: every triple its own.
 pub fn game_seed(seed: u64, thread: usize, game: u64) -> u64 {
-    let per_thread = SplitMix64::new(seed).next_u64() ^ thread as u64;
-    let per_game = SplitMix64::new(per_thread).next_u64() ^ game;
-    SplitMix64::new(per_game).next_u64()
-}
-
-/// splitmix64 (Steele, Lea and Flood), the generator of the openings (and of the network
-/// tests' random games and weights).
-#[derive(Clone, Debug)]
-pub(crate) struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub(crate) fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
-    }
-
-    pub(crate) fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n` at least 1), by the multiply-high method.
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
+    let per_thread = Random::seeded(seed).next_u64() ^ thread as u64;
+    let per_game = Random::seeded(per_thread).next_u64() ^ game;
+    Random::seeded(per_game).next_u64()
 }
 
 /// Where a run stands, counting earlier runs into the same files.
@@ -817,8 +794,8 @@ mod tests {
         distinct.dedup();
         assert_eq!(distinct.len(), seeds.len());
         assert_ne!(game_seed(1, 0, 0), game_seed(2, 0, 0));
-        let mut random = SplitMix64::new(9);
-        assert!((0..1000).all(|_| random.below(20) < 20));
+        let mut random = Random::seeded(9);
+        assert!((0..1000).all(|_| random.index(20) < 20));
     }
 
     #[test]

@@ -1,15 +1,14 @@
 //! Choosing one book move: how ([`Selection`]), within which limits ([`BookOptions`]), and with which
-//! randomness ([`Random`], seeded for reproducible games). [`BookPlayer`] holds all three for an
+//! randomness ([`Random`](crate::random::Random), seeded for reproducible games). [`BookPlayer`] holds all three for an
 //! engine that consults its book before it searches.
 
-use std::collections::hash_map::RandomState;
-use std::hash::BuildHasher;
 use std::sync::Arc;
 
 use shakmaty::{Chess, Move, Position as _};
 
 use super::{Book, BookEntry};
 use crate::error::Error;
+use crate::random::Random;
 
 /// How a move is picked among a position's book moves.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -60,45 +59,6 @@ impl Default for BookOptions {
             selection: Selection::Weighted,
             minimum_weight: 1,
             max_ply: None,
-        }
-    }
-}
-
-/// A small, fast pseudo-random generator (SplitMix64): the same seed gives the same sequence on
-/// every platform, which is what makes a seeded game reproducible.
-#[derive(Clone, Debug)]
-pub struct Random {
-    state: u64,
-}
-
-impl Random {
-    pub fn seeded(seed: u64) -> Random {
-        Random { state: seed }
-    }
-
-    /// Seeded from the operating system's randomness (different every time).
-    pub fn from_entropy() -> Random {
-        Random::seeded(RandomState::new().hash_one(0x5eed_u64))
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..bound` (`bound > 0`), without modulo bias.
-    pub fn below(&mut self, bound: u64) -> u64 {
-        debug_assert!(bound > 0);
-        // Lemire's multiply-shift, rejecting the few values that would bias the result.
-        let threshold = bound.wrapping_neg() % bound;
-        loop {
-            let product = self.next_u64() as u128 * bound as u128;
-            if (product as u64) >= threshold {
-                return (product >> 64) as u64;
-            }
         }
     }
 }
@@ -211,25 +171,6 @@ mod tests {
         assert_eq!(game_ply(&late), u32::MAX);
         let start = crate::position::parse_fen(crate::position::START_FEN).unwrap();
         assert_eq!(game_ply(&start), 0);
-    }
-
-    #[test]
-    fn random_is_reproducible_and_unbiased_enough() {
-        let mut a = Random::seeded(7);
-        let mut b = Random::seeded(7);
-        let first: Vec<u64> = (0..5).map(|_| a.next_u64()).collect();
-        let second: Vec<u64> = (0..5).map(|_| b.next_u64()).collect();
-        assert_eq!(first, second);
-        assert_ne!(Random::seeded(8).next_u64(), first[0]);
-        let mut counts = [0u32; 3];
-        let mut random = Random::seeded(1);
-        for _ in 0..30_000 {
-            counts[random.below(3) as usize] += 1;
-        }
-        assert!(
-            counts.iter().all(|&c| (9_000..11_000).contains(&c)),
-            "{counts:?}"
-        );
     }
 
     #[test]

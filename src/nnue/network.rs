@@ -23,6 +23,7 @@
 use std::path::Path;
 
 use crate::error::Error;
+use crate::hash::fnv1a;
 
 use super::features::{INPUTS, KingLayout, View};
 
@@ -103,13 +104,6 @@ fn avx2_detected() -> bool {
     {
         false
     }
-}
-
-/// FNV-1a, 64 bits.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 fn read_u32(bytes: &[u8], offset: usize) -> u32 {

@@ -8,12 +8,12 @@ use shakmaty::{Chess, Color, Position as _};
 use super::features::{self, KingLayout};
 use super::network::{Activation, Architecture, Network};
 use super::{Accumulators, default_network};
-use crate::datagen::SplitMix64;
 use crate::position::{Position, START_FEN};
+use crate::random::Random;
 
 /// A weight uniform in `-limit..=limit`.
-fn weight(random: &mut SplitMix64, limit: i16) -> i16 {
-    (random.below(2 * limit as usize + 1) as i32 - i32::from(limit)) as i16
+fn weight(random: &mut Random, limit: i16) -> i16 {
+    (random.index(2 * limit as usize + 1) as i32 - i32::from(limit)) as i16
 }
 
 /// A network with random weights in the ranges a trainer writes, in the plain king layout.
@@ -29,7 +29,7 @@ fn random_network_in(
     activation: Activation,
     seed: u64,
 ) -> Network {
-    let mut random = SplitMix64::new(seed);
+    let mut random = Random::seeded(seed);
     let architecture = Architecture {
         king,
         hidden,
@@ -81,7 +81,7 @@ fn incremental_accumulators_equal_a_refresh_along_random_games() {
             ),
         ),
     ] {
-        let mut random = SplitMix64::new(seed);
+        let mut random = Random::seeded(seed);
         let mut checked = 0;
         for _game in 0..20 {
             let mut position = Position::from_fen(START_FEN).unwrap();
@@ -93,8 +93,8 @@ fn incremental_accumulators_equal_a_refresh_along_random_games() {
                 }
                 // Try a move or two and take them back first, as a search does, leaving stale
                 // entries above the current ply.
-                for _ in 0..random.below(3) {
-                    let tried = moves[random.below(moves.len())];
+                for _ in 0..random.index(3) {
+                    let tried = moves[random.index(moves.len())];
                     position.push(tried);
                     assert_eq!(
                         accumulators.evaluate(&network, &position),
@@ -103,7 +103,7 @@ fn incremental_accumulators_equal_a_refresh_along_random_games() {
                     position.pop();
                 }
                 // Sometimes a null move (never in check), evaluated and taken back.
-                if !position.board().is_check() && random.below(4) == 0 {
+                if !position.board().is_check() && random.index(4) == 0 {
                     position.push_null();
                     assert_eq!(
                         accumulators.evaluate(&network, &position),
@@ -111,10 +111,10 @@ fn incremental_accumulators_equal_a_refresh_along_random_games() {
                     );
                     position.pop();
                 }
-                let played = moves[random.below(moves.len())];
+                let played = moves[random.index(moves.len())];
                 position.push(played);
                 // Evaluate only some plies, so updates also skip plies.
-                if random.below(2) == 0 {
+                if random.index(2) == 0 {
                     assert_eq!(
                         accumulators.evaluate(&network, &position),
                         network.evaluate(position.board()),

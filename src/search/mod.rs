@@ -22,11 +22,12 @@ mod switches;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::book::choice::{BookPlayer, Random};
+use crate::book::choice::BookPlayer;
 use crate::error::Error;
 use crate::limits::StopFlag;
 use crate::nnue::Evaluation;
 use crate::position::{Position, move_to_uci};
+use crate::random::Random;
 use crate::tablebase::Tablebases;
 use crate::transposition::TranspositionTable;
 use ordering::History;

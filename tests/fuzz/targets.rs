@@ -10,10 +10,11 @@
 use std::io::{Cursor, Write};
 use std::sync::{Arc, Mutex};
 
-use ferrochess::book::choice::{BookOptions, Random, Selection};
+use ferrochess::book::choice::{BookOptions, Selection};
 use ferrochess::book::{Book, ENTRY_BYTES};
 use ferrochess::limits::StopFlag;
 use ferrochess::position::{Position, START_FEN, polyglot_key};
+use ferrochess::random::Random;
 use ferrochess::search::{SearchRequest, Searcher, Silent};
 use shakmaty::Position as _;
 
