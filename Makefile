@@ -21,7 +21,7 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 dev: ## install the package in editable mode with the test tools
-	$(PYTHON) -m pip install -e ".[test]"
+	$(PYTHON) -m pip install -e ".[test]" -e ./tools
 
 test-deps: ## the Debian packages some tests use (installed with apt-get when root)
 	@missing=$$(for package in $(TEST_DEB_PACKAGES); do \
@@ -41,7 +41,7 @@ lint: ## rustfmt, clippy -D warnings, ruff, mypy
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --features python -- -D warnings
-	$(PYTHON) -m ruff check python tests benches src/book/openings .ci
+	$(PYTHON) -m ruff check python tests benches tools src/book/openings .ci
 	$(PYTHON) -m mypy
 
 test: test-deps dev test-rust test-python test-notebooks ## install what tests need, run every test
@@ -68,8 +68,8 @@ fuzz: ## run every fuzz target FUZZ_SECONDS (30) s each; needs `cargo install ca
 	done
 
 reliability: ## the full stress and resource runs of RELIABILITY.md (about 5 minutes)
-	$(PYTHON) benches/reliability.py stress --seconds 60 --threads 8
-	$(PYTHON) benches/reliability.py resources --calls 10000
+	$(PYTHON) -m ferrochess_tools.reliability stress --seconds 60 --threads 8
+	$(PYTHON) -m ferrochess_tools.reliability resources --calls 10000
 
 bench: ## speed benchmarks, a few minutes; see BENCHMARKS.md
 	cargo bench --bench search_bench
@@ -109,22 +109,22 @@ train: ## train a network on TRAIN_DATA into TRAIN_OUTPUT (target/nnue/trained.n
 	@mkdir -p $(dir $(TRAIN_OUTPUT))
 	cargo run --release --example nnue_train -- $(TRAIN_DATA) --output $(TRAIN_OUTPUT) $(TRAIN_ARGS)
 
-# The levels' Elo (benches/calibrate.py): games of each level against Stockfish 15.1 UCI_Elo anchors
+# The levels' Elo (ferrochess_tools.calibrate): games of each level against Stockfish 15.1 UCI_Elo anchors
 # and its neighbours at 10+0.1, fitted together; then UCI_Elo CALIBRATE_CHECK is measured with the
 # rebuilt binary. 1 h 40 min of games measured here (BENCHMARKS.md, "Level calibration"), two at a
 # time; run it again after an interruption to resume. CALIBRATE_ARGS goes to both steps: 100 games a
 # level by default (the committed table's; with the script's 60 the intervals, about +-85, are
 # wider than some steps), e.g. "--games 100 --tc 5+0.05 --results target/calibration-5s";
-# `python benches/calibrate.py --dry-run` shows the schedule.
+# `python -m ferrochess_tools.calibrate --dry-run` shows the schedule.
 CALIBRATE_ARGS ?= --games 100
 CALIBRATE_CHECK ?= 1500,2000
 
 .PHONY: calibrate
 calibrate: ## measure the levels in games; writes src/level/table.rs, README/BENCHMARKS tables, docs/levels.png
 	cargo build --release --bin ferrochess-uci
-	MPLBACKEND=Agg $(PYTHON) benches/calibrate.py $(CALIBRATE_ARGS)
+	MPLBACKEND=Agg $(PYTHON) -m ferrochess_tools.calibrate $(CALIBRATE_ARGS)
 	cargo build --release --bin ferrochess-uci
-	MPLBACKEND=Agg $(PYTHON) benches/calibrate.py --check-elo $(CALIBRATE_CHECK) $(CALIBRATE_ARGS)
+	MPLBACKEND=Agg $(PYTHON) -m ferrochess_tools.calibrate --check-elo $(CALIBRATE_CHECK) $(CALIBRATE_ARGS)
 	cargo build --release --bin ferrochess-uci
 	@echo "calibrate: now 'make dev' (the Python module reads the new table) and commit the table"
 

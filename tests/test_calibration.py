@@ -1,29 +1,23 @@
-"""Guards the levels' calibration (issue 20): the Elo fit of `benches/elo_fit.py` recovers known
-ratings from synthetic games, keeps the anchors fixed and narrows its intervals as games are
-added; the generated table `src/level/table.rs` is exactly what `benches/level_table.py` writes
-(a hand edit fails), the built module reads that table, and the levels sections of README.md and
-BENCHMARKS.md are what the table renders (so they cannot be edited by hand either: after
-`make calibrate`, or when the settings or the network change, `python benches/calibrate.py
---render-only` rewrites them); the schedule of `benches/calibrate.py` gives every level and every
-requested Elo at least 60 games and rates the levels below Stockfish's range through the chain."""
+"""Guards the levels' calibration (issue 20): the Elo fit of `ferrochess_tools.elo_fit` recovers
+known ratings from synthetic games, keeps the anchors fixed and narrows its intervals as games are
+added; the generated table `src/level/table.rs` is exactly what `ferrochess_tools.level_table`
+writes (a hand edit fails), the built module reads that table, and the levels sections of
+docs/levels.md and BENCHMARKS.md are what the table renders (so they cannot be edited by hand
+either: after `make calibrate`, or when the settings or the network change, `python -m
+ferrochess_tools.calibrate --render-only` rewrites them); the schedule of
+`ferrochess_tools.calibrate` gives every level and every requested Elo at least 60 games and rates
+the levels below Stockfish's range through the chain."""
 
 from __future__ import annotations
 
 import argparse
 import random
-import sys
 from pathlib import Path
 from typing import Callable
 
 import ferrochess
 import pytest
-
-BENCHES = Path(__file__).resolve().parent.parent / "benches"
-sys.path.insert(0, str(BENCHES))
-
-import calibrate  # noqa: E402
-import elo_fit  # noqa: E402
-import level_table  # noqa: E402
+from ferrochess_tools import calibrate, elo_fit, level_table
 
 
 def synthetic_games(truth: dict[str, float], pairs: list[tuple[str, str]], per_pair: int,
@@ -147,10 +141,10 @@ def test_the_built_module_reads_the_table(table: level_table.Table) -> None:
 @pytest.mark.parametrize(
     ("path", "markers", "render"),
     [
-        (level_table.README, level_table.README_MARKERS, level_table.render_readme),
+        (level_table.LEVELS_DOC, level_table.LEVELS_MARKERS, level_table.render_levels),
         (level_table.BENCHMARKS, level_table.BENCHMARKS_MARKERS, level_table.render_benchmarks),
     ],
-    ids=["README", "BENCHMARKS"],
+    ids=["levels", "BENCHMARKS"],
 )
 def test_the_docs_show_what_the_table_renders(
     table: level_table.Table, path: Path, markers: tuple[str, str], render: Callable[..., str]
@@ -160,7 +154,7 @@ def test_the_docs_show_what_the_table_renders(
     written = level_table.section(path.read_text(encoding="utf-8"), markers)
     assert written == expected, (
         f"{path.name}'s levels section is not what src/level/table.rs renders: run "
-        "python benches/calibrate.py --render-only (never edit it by hand)"
+        "python -m ferrochess_tools.calibrate --render-only (never edit it by hand)"
     )
 
 

@@ -3,8 +3,8 @@ of depth 2N - 1, whatever the selective search prunes or reduces.
 
 Each line is a position from a real game with `dm` N (the shortest forced mate for the side to
 move, 1..3) and `bm` (every first move that forces mate in N), both proven by an exhaustive search
-in `benches/mate_suite.py`, which wrote the file. Guards (a) the file's shape, so a regenerated
-suite stays large, varied and well formed, and (b) the guarantee: at depth 2N - 1,
+in `ferrochess_tools.mate_suite`, which wrote the file. Guards (a) the file's shape, so a
+regenerated suite stays large, varied and well formed, and (b) the guarantee: at depth 2N - 1,
 `ferrochess.select_move` plays one of the `bm` moves and `Engine.analyse` scores the position
 Mate(+N). Each failure of (b) is listed in one message (id, FEN, what came back)."""
 

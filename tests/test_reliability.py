@@ -1,34 +1,21 @@
-"""Guards reliability under load, at a length CI affords (`benches/reliability.py` runs the full
-version for RELIABILITY.md): eight threads mixing searches, stops, new games and book lookups on
-shared Engines end without a failure or a hang, every move legal and every stop() answered; and
-memory stays flat over a thousand calls. No timing is asserted: latencies are reported, not
-checked (the machine is shared)."""
+"""Guards reliability under load, at a length CI affords (`ferrochess_tools.reliability` runs the
+full version for RELIABILITY.md): eight threads mixing searches, stops, new games and book
+lookups on shared Engines end without a failure or a hang, every move legal and every stop()
+answered; and memory stays flat over a thousand calls. No timing is asserted: latencies are
+reported, not checked (the machine is shared)."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from ferrochess_tools import reliability
 
 STRESS_SECONDS = float(os.environ.get("FERROCHESS_STRESS_SECONDS", "10"))
 
 
-@pytest.fixture(scope="module")
-def reliability(repo_root: Path) -> ModuleType:
-    path = repo_root / "benches" / "reliability.py"
-    spec = importlib.util.spec_from_file_location("reliability", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["reliability"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_eight_threads_mixing_calls_on_shared_engines(reliability: ModuleType) -> None:
+def test_eight_threads_mixing_calls_on_shared_engines() -> None:
     report = reliability.stress(STRESS_SECONDS, threads=8)
     summary = report.summary()
     print(summary)
@@ -40,7 +27,7 @@ def test_eight_threads_mixing_calls_on_shared_engines(reliability: ModuleType) -
     assert summary["stops_measured"] >= 1
 
 
-def test_a_broken_answer_is_reported(reliability: ModuleType) -> None:
+def test_a_broken_answer_is_reported() -> None:
     """The stress run's move check can fail: an illegal move is reported, not passed over."""
     import chess
 
@@ -51,7 +38,7 @@ def test_a_broken_answer_is_reported(reliability: ModuleType) -> None:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="RSS is read from /proc")
-def test_memory_stays_flat_over_repeated_calls(reliability: ModuleType) -> None:
+def test_memory_stays_flat_over_repeated_calls() -> None:
     import chess
     import chess.engine
     import ferrochess

@@ -3,14 +3,14 @@
 Contract: plays each level of the native UCI binary (`--engine`, option `Level=N`, `OwnBook=false`)
 against Stockfish 15.1 at `UCI_Elo` anchors (`UCI_LimitStrength=true`, one thread, 16 MB hash)
 and against its neighbouring levels, at `--tc` (10+0.1 by default), `--concurrency` games at a
-time (2). Then it fits every game of the results directory jointly (`benches/elo_fit.py`: maximum
+time (2). Then it fits every game of the results directory jointly (`elo_fit`: maximum
 likelihood, logistic Elo model, the anchors fixed at their `UCI_Elo`, draws as half points, 95%
 Wald intervals from the observed Fisher information) and writes:
 
 - `src/level/table.rs`, the generated table the core reads (levels' names, Elo, intervals, games,
   and the fingerprint of the settings, network and search measured; a header with the date, commit,
   `Bench:`, network, time control, anchors and games);
-- the sections between `<!-- levels:begin -->` and `<!-- levels:end -->` in README.md and
+- the sections between `<!-- levels:begin -->` and `<!-- levels:end -->` in docs/levels.md and
   between `<!-- calibration:begin -->` and `<!-- calibration:end -->` in BENCHMARKS.md
   (`tests/test_calibration.py` checks they equal what the table renders);
 - `docs/levels.png`, level against Elo with the intervals (matplotlib, `MPLBACKEND=Agg`).
@@ -37,9 +37,9 @@ it stopped (the games in progress are played again). `RESULTS/run.json` records 
 `Bench:`, network and level fingerprints and the time control: results of another build or time
 control are refused rather than mixed. Each session's wall time goes to `RESULTS/sessions.jsonl`.
 
-    python benches/calibrate.py [--results DIR] [--tc 10+0.1] [--concurrency 2] [--games 60]
-        [--levels 1-10] [--check-elo 1500,2000] [--dry-run] [--fit-only] [--render-only]
-        [--no-write]
+    python -m ferrochess_tools.calibrate [--results DIR] [--tc 10+0.1] [--concurrency 2]
+        [--games 60] [--levels 1-10] [--check-elo 1500,2000] [--dry-run] [--fit-only]
+        [--render-only] [--no-write]
 """
 
 from __future__ import annotations
@@ -60,14 +60,14 @@ from pathlib import Path
 from typing import Any
 
 import chess
-import elo_fit
-from level_table import (
+
+from ferrochess_tools import REPO_ROOT, elo_fit
+from ferrochess_tools.level_table import (
     BENCHMARKS,
     BENCHMARKS_MARKERS,
+    LEVELS_DOC,
+    LEVELS_MARKERS,
     PLOT,
-    README,
-    README_MARKERS,
-    REPO_ROOT,
     TABLE,
     LevelNow,
     Row,
@@ -77,11 +77,11 @@ from level_table import (
     interval_text,
     parse_table_rs,
     render_benchmarks,
-    render_readme,
+    render_levels,
     render_table_rs,
     replace_section,
 )
-from match import Spec, openings, play_game
+from ferrochess_tools.match import Spec, openings, play_game
 
 STOCKFISH_ELO = (1350, 2850)
 """Stockfish 15.1's `UCI_Elo` range."""
@@ -424,13 +424,14 @@ def calibration_of(table: Table, levels: list[LevelNow]) -> list[str]:
 def write_outputs(table: Table, levels: list[LevelNow], plot: Path) -> None:
     calibration = calibration_of(table, levels)
     TABLE.write_text(render_table_rs(table), encoding="utf-8")
-    for path, markers, render in ((README, README_MARKERS, render_readme),
+    for path, markers, render in ((LEVELS_DOC, LEVELS_MARKERS, render_levels),
                                   (BENCHMARKS, BENCHMARKS_MARKERS, render_benchmarks)):  # fmt: skip
         text = path.read_text(encoding="utf-8")
         path.write_text(replace_section(text, markers, render(table, calibration, levels)),
                         encoding="utf-8")  # fmt: skip
     draw_plot(table, calibration, plot)
-    print(f"wrote {TABLE.relative_to(REPO_ROOT)}, README.md, BENCHMARKS.md and {plot}; rebuild "
+    print(f"wrote {TABLE.relative_to(REPO_ROOT)}, {LEVELS_DOC.relative_to(REPO_ROOT)}, "
+          f"BENCHMARKS.md and {plot}; rebuild "
           "(make dev, cargo build --release --bin ferrochess-uci) so the engine reads the table",
           file=sys.stderr)  # fmt: skip
 
@@ -469,7 +470,8 @@ def parse_levels(text: str) -> list[int]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m ferrochess_tools.calibrate",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, default=REPO_ROOT / "target" / "calibration")
     parser.add_argument("--engine", default=str(REPO_ROOT / "target/release/ferrochess-uci"))
     parser.add_argument("--stockfish", default="/usr/games/stockfish")

@@ -23,8 +23,8 @@ An engine spec is `COMMAND[;proto=uci|xboard][;name=NAME][;OPTION=VALUE...]`, fo
 XBoard engines get the clock as `level 0 M:SS INC` plus `time`/`otim` before every move; Phalanx
 reads a fractional increment as 0, so it plans as if it had none (its clock here still gets it).
 
-    python benches/match.py --engine SPEC --engine SPEC [--games 40] [--tc 10+0.1] [--pgn out.pgn]
-        [--seed 1] [--sprt 0,10] [--time-margin 100] [--json]
+    python -m ferrochess_tools.match --engine SPEC --engine SPEC [--games 40] [--tc 10+0.1]
+        [--pgn out.pgn] [--seed 1] [--sprt 0,10] [--time-margin 100] [--json]
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ import chess
 import chess.engine
 import chess.pgn
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from ferrochess_tools import REPO_ROOT
+
 OPENING_LINES = REPO_ROOT / "src" / "book" / "openings" / "eco_lines.pgn"
 
 
@@ -198,7 +199,8 @@ def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> fl
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m ferrochess_tools.match",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--engine", action="append", required=True, help="engine spec (twice)")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--tc", default="10+0.1", help="base+increment in seconds")

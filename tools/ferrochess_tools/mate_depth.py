@@ -6,7 +6,7 @@ positions where its `bestmove` is not in `bm`. Prints one line per N and the mis
 ids; exits 1 if any was missed. Used to compare the engine before and after the mate proofs
 (BENCHMARKS.md, "Mate proofs"); `tests/test_mate_suite.py` checks the Python API the same way.
 
-    python benches/mate_depth.py [--engine target/release/ferrochess-uci] [--suite FILE]
+    python -m ferrochess_tools.mate_depth [--engine target/release/ferrochess-uci] [--suite FILE]
 """
 
 from __future__ import annotations
@@ -20,13 +20,15 @@ from pathlib import Path
 import chess
 import chess.engine
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from ferrochess_tools import REPO_ROOT
+
 SUITE = REPO_ROOT / "tests" / "data" / "mates.epd"
 DEFAULT_ENGINE = REPO_ROOT / "target" / "release" / "ferrochess-uci"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m ferrochess_tools.mate_depth",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default=str(DEFAULT_ENGINE), help="UCI engine command")
     parser.add_argument("--suite", type=Path, default=SUITE, help="EPD file with bm and dm")
     args = parser.parse_args(argv)

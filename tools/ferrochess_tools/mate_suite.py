@@ -38,7 +38,7 @@ proven like the others. The script prints the counts per N, the kind of the firs
 and the time taken. Needs Stockfish (Debian: `apt-get install stockfish`; 15.1 made the committed
 file). `tests/data/mates.epd` was written by
 
-    python benches/mate_suite.py --out tests/data/mates.epd
+    python -m ferrochess_tools.mate_suite --out tests/data/mates.epd
 
 (defaults: `--scan-depth 8 --verify-depth 10 --per-game 2`) in 11 minutes here, 9 of them for
 the scan (117,000 positions), on 2 cores shared with other work. It wrote 368 positions from 246
@@ -60,7 +60,8 @@ import chess
 import chess.engine
 import chess.pgn
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from ferrochess_tools import REPO_ROOT
+
 SHARED_PGN = REPO_ROOT.parent / "shared" / "data" / "pgn" / "twic1599_1000k.pgn"
 CRATE_PGN = "registry/src/*/pgn-reader-0.29.*/benches/lichess_db_1000k.pgn"
 """Where `cargo fetch` puts the lichess games, under CARGO_HOME (default ~/.cargo)."""
@@ -320,7 +321,8 @@ def default_pgn() -> list[Path]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m ferrochess_tools.mate_suite",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("pgn", nargs="*", type=Path, help="default: see the module docstring")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--stockfish", default="/usr/games/stockfish")

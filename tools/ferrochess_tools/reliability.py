@@ -16,8 +16,8 @@ Contract:
 
 Exit status 1 if a check failed. ``--json`` prints the figures as JSON.
 
-    python benches/reliability.py stress [--seconds 60] [--threads 8] [--json]
-    python benches/reliability.py resources [--calls 10000] [--json]
+    python -m ferrochess_tools.reliability stress [--seconds 60] [--threads 8] [--json]
+    python -m ferrochess_tools.reliability resources [--calls 10000] [--json]
 """
 
 from __future__ import annotations
@@ -284,7 +284,8 @@ def resources(calls: int, hash_mb: int = 256, seed: int = 1) -> dict[str, Any]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m ferrochess_tools.reliability",
+                                     description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     stress_parser = sub.add_parser("stress")
     stress_parser.add_argument("--seconds", type=float, default=60.0)

@@ -1,4 +1,4 @@
-"""Quiet positions from real games with their results, for the Texel tuner (`texel_tune.rs`).
+"""Quiet positions from real games with their results, for the Texel tuner (`texel-tune`).
 
 Contract: reads every game with a decisive or drawn result from the given PGN files (default:
 `../shared/data/pgn/*.pgn`) and writes one line per kept position, `FEN;RESULT`, RESULT being
@@ -11,8 +11,8 @@ With `--stockfish PATH`, RESULT is instead Stockfish's expected score for White 
 `--nodes` nodes, `1 / (1 + 10^(-cp / 400))` (1 or 0 for a mate): a label far less noisy than one
 game's result, so fewer positions suffice (measurement by a stronger engine, not by games).
 
-    python benches/texel_positions.py [PGN ...] [--skip-plies 10] [--stockfish /usr/games/stockfish
-        --nodes 5000] --out positions.txt
+    python -m ferrochess_tools.texel_positions [PGN ...] [--skip-plies 10]
+        [--stockfish /usr/games/stockfish --nodes 5000] --out positions.txt
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ import chess
 import chess.engine
 import chess.pgn
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from ferrochess_tools import REPO_ROOT
+
 DEFAULT_PGN = REPO_ROOT.parent / "shared" / "data" / "pgn"
 RESULTS = {"1-0": "1", "0-1": "0", "1/2-1/2": "0.5"}
 
@@ -55,7 +56,8 @@ def stockfish_label(engine: chess.engine.SimpleEngine, fen: str, nodes: int) -> 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m ferrochess_tools.texel_positions",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("pgn", nargs="*", type=Path)
     parser.add_argument("--skip-plies", type=int, default=10)
     parser.add_argument("--out", type=Path, required=True)

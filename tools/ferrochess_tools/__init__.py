@@ -1,0 +1,24 @@
+"""ferrochess's Python tools: what makes the engine but is neither the product nor a benchmark.
+
+Installed editable from the checkout (`pip install -e tools`, part of `make dev`); each module runs
+as `python -m ferrochess_tools.NAME --help`:
+
+- `calibrate`: measures the playing levels in games and writes `src/level/table.rs`, the levels
+  sections of docs/levels.md and BENCHMARKS.md and `docs/levels.png` (`make calibrate`); its Elo
+  fit is `elo_fit`, the table and its rendering `level_table`.
+- `match`: a match between two UCI or XBoard engines on a clock, with Elo and an optional SPRT.
+- `mate_suite`: writes `tests/data/mates.epd`, forced mates from real games, each proven;
+  `mate_depth`: how many of them a UCI engine finds at depth 2N - 1.
+- `texel_positions`: quiet positions with their results or Stockfish labels, for the Texel tuner.
+- `reliability`: the stress and resource runs of RELIABILITY.md (`make reliability`).
+
+The tools read and write the checkout they live in (`REPO_ROOT`), so they are installed editable,
+never as a wheel.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+"""The checkout holding this package (tools/ferrochess_tools/ lies two folders below it)."""
