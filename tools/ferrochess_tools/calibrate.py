@@ -502,8 +502,8 @@ def main() -> int:
     args.cross_check = [] if args.cross_check == "none" else args.cross_check.split(",")
     logging.getLogger("chess.engine").setLevel(logging.ERROR)
     old = parse_table_rs(TABLE.read_text(encoding="utf-8"))
-    network, bench, levels = engine_facts(args.engine, bench=not (args.dry_run or args.render_only))
     if args.render_only:
+        _, _, levels = engine_facts(args.engine, bench=False)
         write_outputs(old, levels, args.plot)
         return 0
     table_elo = {row.number: row.elo for row in old.rows}
@@ -524,7 +524,8 @@ def main() -> int:
           f"at {args.tc} with {args.concurrency} at a time (every game spending both clocks "
           f"over {MOVES_PER_GAME} moves; an estimate until measured)")  # fmt: skip
     if args.dry_run:
-        return 0
+        return 0  # the schedule comes from the table alone: no binary needed
+    network, bench, levels = engine_facts(args.engine)
     if args.check_elo:
         for now, row in zip(levels, old.rows):
             if now.elo != row.elo:
