@@ -1,7 +1,7 @@
 """Guards what `make wheel` hands to users: the wheel claims a manylinux tag that auditwheel
 confirms, uses only the abi3 API of CPython 3.9 (abi3audit), has metadata PyPI accepts (twine check
 --strict), holds exactly the package's tracked files plus the compiled extension (no tests,
-benches, target/, notebooks or caches), and stays under a size budget; the sdist holds what a
+benches, tools, target/, notebooks or caches), and stays under a size budget; the sdist holds what a
 build from source needs. Prints each fact it checked and the sizes; exits 1 naming every problem.
 
 Run with the tools' Python (`make wheel-check`): auditwheel, twine and abi3audit are beside it.
@@ -39,7 +39,8 @@ REQUIRED_IN_WHEEL = [
     f"{PACKAGE}/web/static/vendor/chessground/LICENSE",
 ]
 FORBIDDEN_IN_WHEEL = re.compile(
-    r"(^|/)(tests?|benches|target|notebooks|__pycache__|\.ipynb_checkpoints)/|\.(pyc|ipynb|rs|d)$"
+    r"(^|/)(tests?|benches|tools|ferrochess_tools|target|notebooks|__pycache__|\.ipynb_checkpoints)/"
+    r"|\.(pyc|ipynb|rs|d)$"
     r"|(^|/)Cargo\.(toml|lock)$"
 )
 REQUIRED_IN_SDIST = [
