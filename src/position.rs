@@ -11,6 +11,9 @@ use crate::error::Error;
 /// The standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// Half-moves without a capture or pawn move after which the fifty-move rule draws.
+pub const FIFTY_MOVE_PLIES: u32 = 100;
+
 #[derive(Clone, Debug)]
 struct State {
     board: Chess,
@@ -376,10 +379,10 @@ impl Position {
             .count()
     }
 
-    /// Whether 100 plies passed without a capture or pawn move. (Checkmate on the 100th ply takes
-    /// precedence; the search checks for it first.)
+    /// Whether [`FIFTY_MOVE_PLIES`] passed without a capture or pawn move. (Checkmate on the last
+    /// of them takes precedence; the search checks for it first.)
     pub fn is_fifty_move_limit(&self) -> bool {
-        self.board().halfmoves() >= 100
+        self.board().halfmoves() >= FIFTY_MOVE_PLIES
     }
 
     /// Whether neither side can possibly mate.

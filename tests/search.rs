@@ -348,6 +348,7 @@ fn limits_are_honoured() {
 fn stop_flag_ends_an_unlimited_search() {
     let stop = StopFlag::new();
     let remote = stop.clone();
+    let (searching, iterated) = std::sync::mpsc::channel();
     let handle = std::thread::spawn(move || {
         let mut position = Position::from_fen(START_FEN).unwrap();
         let mut searcher = Searcher::new(16).unwrap();
@@ -357,10 +358,14 @@ fn stop_flag_ends_an_unlimited_search() {
             &SearchLimits::default(),
             1,
             &stop,
-            &mut Silent,
+            &mut |_: &SearchInfo| {
+                let _ = searching.send(());
+                true
+            },
         )
     });
-    std::thread::sleep(Duration::from_millis(100));
+    // Stopped once it has finished an iteration (so it has a move), not after a guessed delay.
+    iterated.recv().unwrap();
     remote.stop();
     let result = handle.join().unwrap();
     assert!(result.best_move().is_some());

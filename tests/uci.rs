@@ -339,7 +339,8 @@ fn native_binary_plays_a_gui_session() {
     }
     writeln!(stdin, "position startpos moves {}", moves.join(" ")).unwrap();
     writeln!(stdin, "go infinite").unwrap();
-    std::thread::sleep(Duration::from_millis(200));
+    // Stopped once it is searching (it reports an iteration), not after a guessed delay.
+    read_until("info depth");
     writeln!(stdin, "stop").unwrap();
     read_until("bestmove");
     writeln!(stdin, "quit").unwrap();

@@ -14,7 +14,7 @@ use super::errors::{engine_error, to_python};
 use super::gil::without_gil;
 use super::observer::{PythonObserver, on_main_thread};
 use crate::error::Error;
-use crate::level::{Level, Strength};
+use crate::level::{Level, Player, Strength};
 use crate::limits::StopFlag;
 use crate::nnue::Evaluation;
 use crate::position::Position;
@@ -30,6 +30,8 @@ const LEVEL_SEED_SALT: u64 = 0x6c65_7665_6c73;
 #[pyclass(name = "Engine", module = "ferrochess._core", frozen)]
 pub struct Engine {
     searcher: Mutex<Searcher>,
+    /// Plays the levels; locked only while the searcher's lock is held.
+    player: Mutex<Player>,
     stop: StopFlag,
     hash_mb: usize,
     threads: usize,
@@ -141,7 +143,6 @@ impl Engine {
             let mut searcher = Searcher::new(size)?;
             searcher.set_threads(thread_count)?;
             searcher.set_evaluation(evaluation);
-            searcher.set_seed(seed_value.map(|seed| seed ^ LEVEL_SEED_SALT));
             searcher.set_book(player);
             searcher.set_tablebase(tablebase);
             searcher.set_switches(SearchSwitches {
@@ -155,6 +156,7 @@ impl Engine {
         })?;
         Ok(Engine {
             searcher: Mutex::new(searcher),
+            player: Mutex::new(Player::new(seed_value.map(|seed| seed ^ LEVEL_SEED_SALT))),
             stop: StopFlag::new(),
             hash_mb: size,
             threads: thread_count,
@@ -312,9 +314,21 @@ impl Engine {
                 multipv,
                 excluded,
                 use_book,
-                strength,
+                ..SearchRequest::default()
             };
-            let decision = searcher.think(&mut position, &request, &self.stop, &mut observer)?;
+            let mut player = self
+                .player
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let decision = player.think(
+                &mut searcher,
+                &mut position,
+                &request,
+                strength.as_ref(),
+                &self.stop,
+                &mut observer,
+            )?;
+            drop(player);
             let candidates = searcher
                 .book()
                 .map(|player| book_moves(&player.candidates(position.board())))

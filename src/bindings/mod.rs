@@ -17,6 +17,7 @@ use pyo3::prelude::*;
 fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add("MAX_DEPTH", crate::limits::MAX_DEPTH)?;
+    module.add("FIFTY_MOVE_PLIES", crate::position::FIFTY_MOVE_PLIES)?;
     module.add("MAX_HASH_MB", crate::transposition::MAX_HASH_MB)?;
     module.add("MAX_THREADS", crate::search::MAX_THREADS)?;
     module.add("MAX_MULTIPV", crate::search::MAX_MULTIPV)?;

@@ -14,12 +14,14 @@
 //! otherwise.
 //! [`Level::for_elo`] turns any Elo into settings between the two levels around it.
 
+mod player;
 pub mod strength;
 #[rustfmt::skip]
 pub mod table;
 
 use std::sync::LazyLock;
 
+pub use player::Player;
 pub use strength::Strength;
 
 use crate::error::Error;

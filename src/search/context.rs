@@ -1,19 +1,18 @@
 //! The per-call state of one search ([`Context`]): everything that lives only as long as one
 //! search, on one thread, and the checks every node makes (limits, the stop flag).
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::Line;
 use super::ordering::{Continuation, History, Killers, PieceTo};
 use super::params::{CHECK_INTERVAL_NODES, FIFTY_MOVE_DAMPING_PLIES, POLL_INTERVAL_NODES};
 use super::pv::PvTable;
 use super::report::{SearchInfo, SearchObserver, SearchStats};
-use super::smp::Shared;
 use super::switches::SearchSwitches;
 use crate::eval;
 use crate::limits::{StopFlag, TimeManager};
 use crate::nnue::{Accumulators, Network};
-use crate::position::Position;
+use crate::position::{FIFTY_MOVE_PLIES, Position};
 use crate::score::{MAX_PLY, Score};
 use crate::tablebase::Tablebases;
 use crate::transposition::TranspositionTable;
@@ -23,8 +22,15 @@ use shakmaty::{Move, Position as _};
 /// (tablebase wins start at 20,000 less the longest line).
 const MAX_NETWORK_CP: i32 = 15_000;
 
-/// The half-moves after which the 50-move rule draws.
-const FIFTY_MOVE_PLIES: i32 = 100;
+/// What the threads of one search share besides the transposition table.
+#[derive(Default)]
+pub(super) struct Shared {
+    /// Raised when the main thread is done: the helpers stop.
+    pub(super) finished: StopFlag,
+    /// Nodes searched by the helpers so far (added in batches of
+    /// [`CHECK_INTERVAL_NODES`](super::params::CHECK_INTERVAL_NODES)).
+    pub(super) helper_nodes: AtomicU64,
+}
 
 /// What every thread of one search shares and reads: the table, the flags, the tables of
 /// endgames, the switches and the limits that are not about time.
@@ -213,7 +219,7 @@ impl Context<'_> {
         }
         // The clock is clamped before it becomes an i32: a FEN may give any u32.
         let clock = self.position.board().halfmoves();
-        let halfmoves = clock.min(FIFTY_MOVE_PLIES as u32) as i32;
+        let halfmoves = clock.min(FIFTY_MOVE_PLIES) as i32;
         Score::centipawns(value * (FIFTY_MOVE_DAMPING_PLIES - halfmoves) / FIFTY_MOVE_DAMPING_PLIES)
     }
 

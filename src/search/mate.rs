@@ -16,9 +16,9 @@
 use shakmaty::{Chess, Move, MoveList, Position as _};
 
 use super::context::Context;
-use super::ordering::role_value;
 use super::params::MATE_PROOF_MAX_PLIES;
 use super::report::Line;
+use super::see::role_value;
 use crate::score::Score;
 
 /// The root moves proven to mate so far in one search, with the plies proofs have covered.

@@ -27,7 +27,6 @@ use crate::error::Error;
 use crate::limits::StopFlag;
 use crate::nnue::Evaluation;
 use crate::position::{Position, move_to_uci};
-use crate::random::Random;
 use crate::tablebase::Tablebases;
 use crate::transposition::TranspositionTable;
 use ordering::History;
@@ -47,8 +46,6 @@ pub struct Searcher {
     history: History,
     book: Option<BookPlayer>,
     tablebase: Option<Arc<Tablebases>>,
-    /// For the choices of weakened levels.
-    random: Random,
     switches: SearchSwitches,
     /// Threads per search (lazy SMP), at least 1.
     threads: usize,
@@ -63,7 +60,6 @@ impl Searcher {
             history: History::default(),
             book: None,
             tablebase: None,
-            random: Random::from_entropy(),
             switches: SearchSwitches::default(),
             threads: DEFAULT_THREADS,
             evaluation: Evaluation::default(),
@@ -99,11 +95,6 @@ impl Searcher {
         self.switches
     }
 
-    /// Makes the weakened levels' choices reproducible (the book has its own seed).
-    pub fn set_seed(&mut self, seed: Option<u64>) {
-        self.random = seed.map_or_else(Random::from_entropy, Random::seeded);
-    }
-
     /// The endgame tablebases probed at the root and in the search (`None`: none).
     pub fn set_tablebase(&mut self, tablebase: Option<Arc<Tablebases>>) {
         self.tablebase = tablebase;
@@ -131,10 +122,9 @@ impl Searcher {
     /// the moves before it count for repetitions) as `request` asks, once the request is checked
     /// ([`SearchRequest::validate`]). The book's move (only with `use_book`), else the
     /// tablebases' move (for a single line), else a search of `multipv` lines whose root never
-    /// tries an excluded move. A tablebase that cannot be read is no error: the search goes on
-    /// without it and says why ([`SearchInfo::tablebase_error`]). With a strength (a level's
-    /// or one between levels), the search is capped by it and its line to play is chosen by it
-    /// and put first. `stop` may be raised by
+    /// tries an excluded move (and searches `candidates` lines when more). A tablebase that
+    /// cannot be read is no error: the search goes on without it and says why
+    /// ([`SearchInfo::tablebase_error`]). `stop` may be raised by
     /// another thread (the caller resets it before); `observer` follows the iterations and can
     /// end the search.
     pub fn think(
@@ -176,22 +166,9 @@ impl Searcher {
                 Err(error) => tablebase_error = Some(error.to_string()),
             }
         }
-        let (limits, multipv) = match &options.strength {
-            Some(strength) => (
-                strength.cap(&options.limits),
-                options.multipv.max(strength.candidates),
-            ),
-            None => (options.limits.clone(), options.multipv),
-        };
-        let mut info = self.search_lines(position, &limits, multipv, excluded, stop, observer)?;
-        if let Some(strength) = &options.strength
-            && !info.lines.is_empty()
-        {
-            let chosen = strength.choose(&info.lines, &mut self.random);
-            let line = info.lines.remove(chosen);
-            info.lines.insert(0, line);
-            info.lines.truncate(options.multipv);
-        }
+        let lines = options.multipv.max(options.candidates);
+        let mut info =
+            self.search_lines(position, &options.limits, lines, excluded, stop, observer)?;
         if info.tablebase_error.is_none() {
             info.tablebase_error = tablebase_error;
         }

@@ -9,8 +9,9 @@ use shakmaty::{Board, Color, Move, MoveList, Role};
 
 use super::params::{
     CORRECTION_GRAIN, CORRECTION_MAX_CP, CORRECTION_SLOTS, CORRECTION_WEIGHT_MAX, HISTORY_MAX,
-    LVA_DIVISOR, MVV_WEIGHT, ORDERING_VALUE_CP,
+    LVA_DIVISOR, MVV_WEIGHT,
 };
+use super::see::{role_value, see};
 use crate::score::MAX_PLY;
 use crate::transposition::PackedMove;
 
@@ -218,12 +219,6 @@ impl Killers {
     }
 }
 
-/// Value of a role for ordering.
-#[inline]
-pub fn role_value(role: Role) -> i32 {
-    ORDERING_VALUE_CP[role as usize - 1]
-}
-
 /// Most valuable victim, least valuable attacker; queen promotions count as winning a queen.
 #[inline]
 pub fn mvv_lva(m: Move) -> i32 {
@@ -242,7 +237,7 @@ pub type MoveScores = ArrayVec<i32, 256>;
 /// worth at least the capturer's never does, which spares most exchange evaluations.
 #[inline]
 pub fn loses_material(board: &Board, m: Move) -> bool {
-    m.capture().map_or(0, role_value) < role_value(m.role()) && super::see::see(board, m) < 0
+    m.capture().map_or(0, role_value) < role_value(m.role()) && see(board, m) < 0
 }
 
 /// Ordering scores for `moves` (legal on `board`), one per move, same indices.

@@ -6,8 +6,9 @@
 use shakmaty::{Bitboard, Position as _, Rank, Role};
 
 use super::context::Context;
-use super::ordering::{loses_material, pick_next, role_value, score_captures};
+use super::ordering::{loses_material, pick_next, score_captures};
 use super::params::{BIG_DELTA_CP, DELTA_MARGIN_CP};
+use super::see::role_value;
 use crate::score::{MAX_PLY, Score};
 use crate::transposition::{Bound, PackedMove};
 

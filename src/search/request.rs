@@ -6,7 +6,6 @@
 use shakmaty::Move;
 
 use crate::error::{Error, check_range};
-use crate::level::Strength;
 use crate::limits::SearchLimits;
 
 /// Most principal variations (lines) one search may report.
@@ -23,21 +22,23 @@ pub const DEFAULT_THREADS: usize = 1;
 pub const DEFAULT_HASH_MB: usize = 16;
 
 /// Everything a search is asked for besides the position: its limits, how many lines, which root
-/// moves to leave out, whether the book may answer, and the level to play at. The one way into
+/// moves to leave out, and whether the book may answer. (A playing level is not the search's
+/// business: [`Player`](crate::level::Player) sets the limits and chooses among the lines.) The one way into
 /// the search is [`Searcher::think`](super::Searcher::think), which checks it first
 /// ([`SearchRequest::validate`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchRequest {
     pub limits: SearchLimits,
-    /// Lines to search, 1 to [`MAX_MULTIPV`]. A level searches as many as it chooses from.
+    /// Lines to report, 1 to [`MAX_MULTIPV`].
     pub multipv: usize,
+    /// Lines to search when more than `multipv` (at most [`MAX_MULTIPV`]), all reported: for a
+    /// caller that chooses among the best lines itself. The book and the tablebases still answer
+    /// only when `multipv` is 1.
+    pub candidates: usize,
     /// Root moves never played nor searched.
     pub excluded: Vec<Move>,
     /// Play from the book when it has a move (one line only: a book move has no score).
     pub use_book: bool,
-    /// Weaken the play to this point of the strength curve, a level's or one between levels
-    /// (`None`: full strength).
-    pub strength: Option<Strength>,
 }
 
 impl Default for SearchRequest {
@@ -47,7 +48,7 @@ impl Default for SearchRequest {
             multipv: 1,
             excluded: Vec::new(),
             use_book: false,
-            strength: None,
+            candidates: 1,
         }
     }
 }
@@ -65,6 +66,12 @@ impl SearchRequest {
     pub fn validate(&self) -> Result<(), Error> {
         self.limits.validate()?;
         check_multipv(i64::try_from(self.multipv).unwrap_or(i64::MAX))?;
+        check_range(
+            "candidates",
+            i64::try_from(self.candidates).unwrap_or(i64::MAX),
+            0,
+            MAX_MULTIPV,
+        )?;
         if self.use_book && self.multipv != 1 {
             return Err(Error::argument(
                 "multipv",

@@ -3,7 +3,13 @@
 
 use shakmaty::{Bitboard, Board, Color, Move, Role};
 
-use super::ordering::role_value;
+use super::params::ORDERING_VALUE_CP;
+
+/// Value of a role for exchanges and for move ordering, in centipawns.
+#[inline]
+pub fn role_value(role: Role) -> i32 {
+    ORDERING_VALUE_CP[role as usize - 1]
+}
 
 /// The material `m` (a move of the side to move on `board`) gains for its side, in centipawns
 /// ([`role_value`] units), after the best sequence of recaptures on its target square.

@@ -1,28 +1,16 @@
 //! Lazy SMP: helper threads search the same root as the main thread, each with its own position
 //! and history, sharing only the transposition table, until the main thread is done.
 
-use std::sync::atomic::AtomicU64;
-
 use shakmaty::{Color, Move, Position as _};
 
 use super::Searcher;
-use super::context::{Context, Scope};
+use super::context::{Context, Scope, Shared};
 use super::ordering::History;
 use super::params::ASPIRATION_MIN_DEPTH;
 use super::report::{SearchInfo, SearchObserver, Silent};
 use crate::error::Error;
 use crate::limits::{MAX_DEPTH, SearchLimits, StopFlag, TimeManager};
 use crate::position::{Position, move_to_uci};
-
-/// What the threads of one search share besides the transposition table.
-#[derive(Default)]
-pub(super) struct Shared {
-    /// Raised when the main thread is done: the helpers stop.
-    pub(super) finished: StopFlag,
-    /// Nodes searched by the helpers so far (added in batches of
-    /// [`CHECK_INTERVAL_NODES`](super::params::CHECK_INTERVAL_NODES)).
-    pub(super) helper_nodes: AtomicU64,
-}
 
 /// Raises its flag when dropped.
 struct RaiseOnDrop<'a>(&'a StopFlag);

@@ -22,7 +22,7 @@ use shakmaty::Position as _;
 
 use crate::book::Book;
 use crate::book::choice::{BookOptions, BookPlayer};
-use crate::level::{LEVELS, Level};
+use crate::level::{LEVELS, Level, Player};
 use crate::limits::{MAX_DEPTH, SearchLimits, StopFlag, TimeManager};
 use crate::nnue::{DEFAULT_NETWORK_NAME, Evaluation};
 use crate::position::{Position, START_FEN, move_to_uci};
@@ -326,8 +326,9 @@ impl<W: Write + Send + 'static> Uci<W> {
                 && self.options.multipv == 1
                 && !infinite
                 && !ponder,
-            strength: self.options.strength(),
+            ..SearchRequest::default()
         };
+        let strength = self.options.strength();
         let wait_for_stop = infinite || ponder || limits.is_infinite();
         self.running_unbounded = wait_for_stop;
         if ponder {
@@ -345,7 +346,16 @@ impl<W: Write + Send + 'static> Uci<W> {
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             let mut observer = Reporter { out: &out };
-            let decision = searcher.think(&mut position, &request, &stop, &mut observer);
+            // A level's choices differ from game to game, as a person's do.
+            let mut player = Player::new(None);
+            let decision = player.think(
+                &mut searcher,
+                &mut position,
+                &request,
+                strength.as_ref(),
+                &stop,
+                &mut observer,
+            );
             // UCI: after `go infinite` (or while pondering) bestmove waits for stop or ponderhit.
             while wait_for_stop
                 && !stop.is_stopped()
