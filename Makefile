@@ -1,5 +1,17 @@
 .DEFAULT_GOAL := help
-PYTHON ?= python3
+# Python runs from the virtual environment VENV (.venv), which `make venv` (and so `make dev`,
+# `make play` and `make test`) creates from SYSTEM_PYTHON when it is missing: Debian's and Ubuntu's
+# own python3 refuse `pip install` outside one. Recipes see its bin/ first on PATH, as if it were
+# activated. PYTHON=... runs another interpreter instead and creates nothing, e.g.
+# `make test PYTHON=python3`.
+SYSTEM_PYTHON ?= python3
+VENV ?= .venv
+VENV_PYTHON := $(abspath $(VENV))/bin/python
+PYTHON ?= $(VENV_PYTHON)
+ifeq ($(PYTHON),$(VENV_PYTHON))
+PYTHON_READY := $(VENV_PYTHON)
+export PATH := $(abspath $(VENV))/bin:$(PATH)
+endif
 SHELL := /bin/bash
 # The notebooks' tablebase sections use these tables when no FERROCHESS_SYZYGY_PATH is set.
 SHARED_SYZYGY := $(abspath $(wildcard ../shared/data/syzygy))
@@ -20,7 +32,24 @@ TEST_DEB_PACKAGES := gnuchess-book polyglot stockfish chromium scid-data nodejs
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
-dev: ## install the package in editable mode with the test tools
+.PHONY: venv play
+venv: $(PYTHON_READY) ## create .venv from SYSTEM_PYTHON (python3) if missing; every target uses it
+	@$(PYTHON) -c 'import sys; print("venv: Python", sys.version.split()[0], "at", sys.executable)'
+
+$(VENV_PYTHON):
+	@echo "venv: $(SYSTEM_PYTHON) -m venv $(VENV)"
+	@$(SYSTEM_PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "venv: '$(SYSTEM_PYTHON) -m venv'" \
+		"failed; on Debian or Ubuntu install the venv module: sudo apt-get install python3-venv" >&2; \
+		exit 1; }
+
+# Extra arguments of `ferrochess play`, e.g. PLAY_ARGS="--port 8000" (no --open: no browser).
+PLAY_ARGS ?= --open
+
+play: $(PYTHON_READY) ## install the package into .venv and serve the play page (PLAY_ARGS: --open)
+	$(PYTHON) -m pip install -e .
+	$(PYTHON) -m ferrochess play $(PLAY_ARGS)
+
+dev: $(PYTHON_READY) ## install the package in editable mode with the test tools (into .venv)
 	$(PYTHON) -m pip install -e ".[test]" -e ./tools
 
 test-deps: ## the Debian packages some tests use (installed with apt-get when root)
@@ -160,7 +189,7 @@ WHEEL_BUILD_ARGS ?= --release --zig --compatibility manylinux2014
 wheel-tools: $(WHEEL_TOOLS)/.installed
 
 $(WHEEL_TOOLS)/.installed: .ci/wheel-tools.txt
-	$(PYTHON) -m venv $(WHEEL_TOOLS)
+	$(SYSTEM_PYTHON) -m venv $(WHEEL_TOOLS)
 	$(WHEEL_TOOLS)/bin/python -m pip install -q -r .ci/wheel-tools.txt
 	touch $@
 
@@ -174,7 +203,7 @@ wheel-check: wheel-tools ## check dist/: auditwheel show, abi3audit, twine check
 	$(WHEEL_TOOLS)/bin/python .ci/check_wheel.py $(DIST)
 
 wheel-smoke: ## install dist/'s wheel in a new venv without Rust on PATH and smoke-test it
-	PYTHON=$(PYTHON) .ci/wheel-smoke wheel $(DIST)
+	PYTHON=$(SYSTEM_PYTHON) .ci/wheel-smoke wheel $(DIST)
 
 sdist-smoke: ## build and install dist/'s sdist in a new venv (needs Rust) and smoke-test it
-	PYTHON=$(PYTHON) .ci/wheel-smoke sdist $(DIST)
+	PYTHON=$(SYSTEM_PYTHON) .ci/wheel-smoke sdist $(DIST)
