@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 import sys
 import time
+from pathlib import Path
 from types import ModuleType
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 import chess
 
@@ -21,6 +24,45 @@ def import_ferrochess() -> ModuleType | None:
         )
         return None
     return ferrochess
+
+
+def add_json_option(parser: argparse.ArgumentParser) -> None:
+    """`--json [PATH]`: alone, the results as JSON on stdout instead of the report; with a PATH,
+    the results written there as JSON and the report printed as usual (how `make bench` collects
+    every benchmark's results for BENCHMARKS.md's summary)."""
+    parser.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        default=None,
+        metavar="PATH",
+        help="write the results as JSON to PATH (the report is still printed); "
+        "without PATH, print JSON instead of the report",
+    )
+
+
+def emit_json(destination: str | None, result: Any) -> bool:
+    """Write `result` where `--json` asked (`destination` None: nowhere, "-": stdout, else that
+    file, its folder created). True when the human report should still be printed."""
+    if destination is None:
+        return True
+    text = json.dumps(result, indent=2)
+    if destination == "-":
+        print(text)
+        return False
+    path = Path(destination)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text + "\n", encoding="utf-8")
+    return True
+
+
+def not_measured(destination: str | None, reason: str) -> int:
+    """A benchmark that cannot run here (a peer or data file absent): say why on stderr, record
+    `{"not_measured": reason}` where `--json` asked (so the summary's row gives the reason), and
+    return exit status 0: nothing failed, nothing was measured."""
+    print(f"not measured: {reason}", file=sys.stderr)
+    emit_json(destination, {"not_measured": reason})
+    return 0
 
 
 class SearchOutcome(Protocol):

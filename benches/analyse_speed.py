@@ -5,8 +5,11 @@ Contract: reviews every game of `../shared/data/pgn/lichess_db_100k.pgn` (or `--
 temporary JSON-lines file, in this process, one after the other. Prints the games, positions and
 seconds of each run and the speed-up (time with 1 worker / time with 2), and checks the two runs
 wrote the same records (exit 1 otherwise). The machine has 2 cores: the ideal speed-up is 2.
+`--json` prints the figures as JSON instead, `--json PATH` writes them to PATH and prints the report
+too. Without the PGN (../shared/data absent) nothing is measured: say so, record why with
+`--json`, exit 0.
 
-    python benches/analyse_speed.py [--pgn FILE] [--depth N] [--json]
+    python benches/analyse_speed.py [--pgn FILE] [--depth N] [--json [PATH]]
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import chess.engine
-from _common import import_ferrochess
+from _common import add_json_option, emit_json, import_ferrochess, not_measured
 
 DEFAULT_PGN = Path(__file__).resolve().parent.parent.parent / "shared/data/pgn/lichess_db_100k.pgn"
 
@@ -34,14 +37,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pgn", type=Path, default=DEFAULT_PGN)
     parser.add_argument("--depth", type=int, default=5)
-    parser.add_argument("--json", action="store_true")
+    add_json_option(parser)
     args = parser.parse_args()
     ferrochess = import_ferrochess()
     if ferrochess is None:
         return 1
     if not args.pgn.is_file():
-        print(f"{args.pgn} not found", file=sys.stderr)
-        return 1
+        return not_measured(args.json, f"{args.pgn} not found")
     limit = chess.engine.Limit(depth=args.depth)
     runs: dict[int, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as directory:
@@ -68,9 +70,7 @@ def main() -> int:
         "speedup": round(runs[1]["seconds"] / runs[2]["seconds"], 2),
         "same_records": same,
     }
-    if args.json:
-        print(json.dumps(result, indent=2))
-    else:
+    if emit_json(args.json, result):
         for key, value in result.items():
             print(f"{key}: {value}")
     return 0 if same else 1

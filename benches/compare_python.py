@@ -15,19 +15,20 @@ alpha-beta + quiescence searches over python-chess:
   spent until then, and the totals and ratio are then printed as lower bounds (">=").
 
 Print a table per position, each side's total time, each peer's nodes and nodes/s and the ratio peer
-time / ferrochess time; `--json` prints a JSON summary instead. The ferrochess node count shown
-comes from a separate, untimed `ferrochess.Engine` search of the same depth with a fresh table. Exit
-status 1 if ferrochess cannot be imported or returns an illegal move, else 0.
+time / ferrochess time; `--json` prints a JSON summary instead, `--json PATH` writes it to PATH
+and prints the report too. The ferrochess node count shown comes from a separate, untimed
+`ferrochess.Engine` search of the same depth with a fresh table. Exit status 1 if ferrochess cannot
+be imported or returns an illegal move, else 0.
 
     python benches/compare_python.py [--depth 3] [--positions 20] [--repeat 3]
-        [--peer {optimized,tutorial,both}] [--tutorial-repeat 1] [--tutorial-budget 600] [--json]
+        [--peer {optimized,tutorial,both}] [--tutorial-repeat 1] [--tutorial-budget 600]
+        [--json [PATH]]
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
-import json
 import platform
 import statistics
 import sys
@@ -37,7 +38,7 @@ from typing import Any, Callable
 
 import chess
 import chess.engine
-from _common import import_ferrochess
+from _common import add_json_option, emit_json, import_ferrochess
 from pure_python_engine import PurePythonEngine
 from tutorial_engine import SearchAborted, TutorialEngine
 
@@ -127,9 +128,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         "unfinished, its figures as lower bounds; 0 = no limit "
         f"(default {DEFAULT_TUTORIAL_BUDGET:g})",
     )
-    parser.add_argument(
-        "--json", action="store_true", help="print a JSON summary instead of the table"
-    )
+    add_json_option(parser)
     arguments = parser.parse_args(argv)
     if not 1 <= arguments.positions <= len(POSITIONS):
         parser.error(
@@ -273,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         if "tutorial" in peers:
             row["tutorial"] = asdict(time_tutorial(board, depth, arguments.tutorial_repeat, budget))
         rows.append(row)
-        if not arguments.json:
+        if arguments.json != "-":
             # Progress on stderr: the tutorial peer can spend minutes on one position.
             spent = ", ".join(
                 f"{peer} {row[peer]['seconds']:.1f} s"
@@ -290,26 +289,22 @@ def main(argv: list[str] | None = None) -> int:
     summaries = {peer: peer_summary(rows, peer, ferro_total) for peer in peers}
     version = getattr(ferrochess, "__version__", None)
 
-    if arguments.json:
-        summary = {
-            "depth": depth,
-            "positions": len(rows),
-            "repeat": arguments.repeat,
-            "tutorial_repeat": arguments.tutorial_repeat if "tutorial" in peers else None,
-            "tutorial_budget_seconds": (budget or None) if "tutorial" in peers else None,
-            "ferrochess_version": version,
-            "python_chess_version": chess.__version__,
-            "python": platform.python_version(),
-            "ferrochess_seconds": ferro_total,
-            "ferrochess_nodes": ferro_nodes,
-            "peers": summaries,
-            "illegal_ferrochess_moves": [
-                {"index": i, "fen": f, "move": m} for i, _, f, m in illegal
-            ],
-            "per_position": rows,
-        }
-        print(json.dumps(summary, indent=2))
-    else:
+    summary = {
+        "depth": depth,
+        "positions": len(rows),
+        "repeat": arguments.repeat,
+        "tutorial_repeat": arguments.tutorial_repeat if "tutorial" in peers else None,
+        "tutorial_budget_seconds": (budget or None) if "tutorial" in peers else None,
+        "ferrochess_version": version,
+        "python_chess_version": chess.__version__,
+        "python": platform.python_version(),
+        "ferrochess_seconds": ferro_total,
+        "ferrochess_nodes": ferro_nodes,
+        "peers": summaries,
+        "illegal_ferrochess_moves": [{"index": i, "fen": f, "move": m} for i, _, f, m in illegal],
+        "per_position": rows,
+    }
+    if emit_json(arguments.json, summary):
         print_report(arguments, rows, peers, summaries, ferro_total, ferro_nodes, version)
     for index, name, fen, move in illegal:
         print(

@@ -5,16 +5,17 @@ its own default positions) as a subprocess and parse its "Nodes/second" line, an
 `ferrochess.bench()` in this process (single-threaded, its own fixed positions and depth); alternate
 the two, `--rounds` times each (2 by default), and print each side's median nodes/s and the ratio
 ferrochess / Stockfish. The two benches search different positions to different depths, so only the
-speed (nodes/s) is comparable, not node counts. Stockfish absent: print how to install it and exit
-0. Exit 1 if ferrochess cannot be imported or a bench output cannot be parsed.
+speed (nodes/s) is comparable, not node counts. `--json` prints the figures as JSON instead,
+`--json PATH` writes them to PATH and prints the report too. Stockfish absent: print how to install
+it (and record why nothing was measured with `--json`) and exit 0. Exit 1 if ferrochess cannot be
+imported or a bench output cannot be parsed.
 
-    python benches/compare_stockfish.py [--rounds 2] [--stockfish PATH] [--depth N] [--json]
+    python benches/compare_stockfish.py [--rounds 2] [--stockfish PATH] [--depth N] [--json [PATH]]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import shutil
@@ -23,7 +24,7 @@ import subprocess
 import sys
 import time
 
-from _common import import_ferrochess
+from _common import add_json_option, emit_json, import_ferrochess, not_measured
 
 DEFAULT_STOCKFISH = "/usr/games/stockfish"  # where Debian's `stockfish` package installs it
 STOCKFISH_BENCH_ARGUMENTS = [
@@ -103,9 +104,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--depth", type=int, default=None, help="ferrochess bench depth (default: its BENCH_DEPTH)"
     )
-    parser.add_argument(
-        "--json", action="store_true", help="print a JSON summary instead of the text report"
-    )
+    add_json_option(parser)
     arguments = parser.parse_args(argv)
     if arguments.rounds < 1:
         parser.error(f"--rounds must be at least 1, got {arguments.rounds}")
@@ -120,9 +119,12 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"Stockfish not found (looked for {looked_for}): comparison skipped, nothing measured. "
             f"Install Debian's package with `apt-get install stockfish` (Debian 12 ships "
-            f"{EXPECTED_STOCKFISH_VERSION}, installed as {DEFAULT_STOCKFISH})."
+            f"{EXPECTED_STOCKFISH_VERSION}, installed as {DEFAULT_STOCKFISH}).",
+            file=sys.stderr if arguments.json == "-" else sys.stdout,
         )
-        return 0
+        return not_measured(
+            arguments.json, f"Stockfish not found ({looked_for}): `apt-get install stockfish`"
+        )
     ferrochess = import_ferrochess()
     if ferrochess is None:
         return 1
@@ -133,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         for round_number in range(1, arguments.rounds + 1):
             stockfish_runs.append(run_stockfish_bench(stockfish))
             ferrochess_runs.append(run_ferrochess_bench(ferrochess, arguments.depth))
-            if not arguments.json:
+            if arguments.json != "-":
                 sf, fc = stockfish_runs[-1], ferrochess_runs[-1]
                 print(
                     f"round {round_number}: Stockfish {sf['nps']:>10} nodes/s "
@@ -155,31 +157,25 @@ def main(argv: list[str] | None = None) -> int:
     )
     first = ferrochess_runs[0]
 
-    if arguments.json:
-        print(
-            json.dumps(
-                {
-                    "stockfish": {
-                        "path": stockfish,
-                        "banner": banner,
-                        "command": STOCKFISH_BENCH_ARGUMENTS,
-                        "median_nps": stockfish_nps,
-                        "runs": stockfish_runs,
-                    },
-                    "ferrochess": {
-                        "version": getattr(ferrochess, "__version__", None),
-                        "positions": first["positions"],
-                        "depth": first["depth"],
-                        "median_nps": ferrochess_nps,
-                        "runs": ferrochess_runs,
-                    },
-                    "rounds": arguments.rounds,
-                    "ratio_ferrochess_over_stockfish": ratio,
-                },
-                indent=2,
-            )
-        )
-    else:
+    summary = {
+        "stockfish": {
+            "path": stockfish,
+            "banner": banner,
+            "command": STOCKFISH_BENCH_ARGUMENTS,
+            "median_nps": stockfish_nps,
+            "runs": stockfish_runs,
+        },
+        "ferrochess": {
+            "version": getattr(ferrochess, "__version__", None),
+            "positions": first["positions"],
+            "depth": first["depth"],
+            "median_nps": ferrochess_nps,
+            "runs": ferrochess_runs,
+        },
+        "rounds": arguments.rounds,
+        "ratio_ferrochess_over_stockfish": ratio,
+    }
+    if emit_json(arguments.json, summary):
         print(
             f"{banner}{version_note}: `{stockfish} {' '.join(STOCKFISH_BENCH_ARGUMENTS)}` "
             f"(hash 16 MB, 1 thread, depth 13)"

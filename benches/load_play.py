@@ -7,9 +7,10 @@ random legal move of its own and asking for the engine's reply, starting a new g
 Records every response's status and latency, then prints the count of each status, the latency
 p50, p95 and maximum, and exits 1 if any response is a 5xx other than the deliberate 503 (all
 engines busy), or if a request failed outright. Bounded: clients x requests requests, each with a
-30 s timeout.
+30 s timeout. `--json` prints the figures as JSON instead, `--json PATH` writes them to PATH and
+prints the report too.
 
-    python benches/load_play.py [--clients 20] [--requests 50] [--level 1] [--json]
+    python benches/load_play.py [--clients 20] [--requests 50] [--level 1] [--json [PATH]]
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import urllib.error
 import urllib.request
 from collections import Counter
 from typing import Any
+
+from _common import add_json_option, emit_json
 
 TIMEOUT_SECONDS = 30.0
 
@@ -97,7 +100,7 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--level", type=int, default=1)
-    parser.add_argument("--json", action="store_true")
+    add_json_option(parser)
     args = parser.parse_args()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -137,12 +140,12 @@ def main() -> int:
         "requests_per_s": round(len(results) / wall, 1),
     }
     unexpected = {s: n for s, n in statuses.items() if s >= 500 and s != 503}
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
+    missing = args.clients * args.requests - len(results)
+    summary["unexpected_5xx"] = sum(unexpected.values())
+    summary["lost"] = missing
+    if emit_json(args.json, summary):
         for key, value in summary.items():
             print(f"{key}: {value}")
-    missing = args.clients * args.requests - len(results)
     if unexpected or missing:
         print(f"FAILED: unexpected 5xx {unexpected}, {missing} requests lost", file=sys.stderr)
         return 1

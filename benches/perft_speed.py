@@ -5,22 +5,22 @@ nodes at a fixed depth with `ferrochess.perft(fen, depth)` and with the small py
 below, check both counts against the published ones, and print each side's nodes/s and the ratio
 ferrochess / python-chess, per position and overall (total nodes / total time). Both perfts count
 the last ply in bulk (the number of legal moves, without making them), the usual perft convention
-(shakmaty's perft does the same). Runs sequentially in this process. Exit 1 if ferrochess cannot be
-imported or a count is wrong.
+(shakmaty's perft does the same). Runs sequentially in this process. `--json` prints the figures
+as JSON instead, `--json PATH` writes them to PATH and prints the report too. Exit 1 if ferrochess
+cannot be imported or a count is wrong.
 
-    python benches/perft_speed.py [--quick] [--json]
+    python benches/perft_speed.py [--quick] [--json [PATH]]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
 
 import chess
-from _common import import_ferrochess
+from _common import add_json_option, emit_json, import_ferrochess
 
 # (name, FEN, depth, published leaf count at that depth, depth with --quick, published count at that
 # depth)
@@ -87,9 +87,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="one ply less per position (start 4, Kiwipete 3, position 3 4)",
     )
-    parser.add_argument(
-        "--json", action="store_true", help="print a JSON summary instead of the table"
-    )
+    add_json_option(parser)
     return parser.parse_args(argv)
 
 
@@ -136,22 +134,16 @@ def main(argv: list[str] | None = None) -> int:
     python_nps = sum(row["python_chess_nodes"] for row in rows) / python_total_seconds
     ratio = ferro_nps / python_nps
 
-    if arguments.json:
-        print(
-            json.dumps(
-                {
-                    "ferrochess_version": getattr(ferrochess, "__version__", None),
-                    "python_chess_version": chess.__version__,
-                    "ferrochess_nps": ferro_nps,
-                    "python_chess_nps": python_nps,
-                    "ratio_ferrochess_over_python_chess": ratio,
-                    "wrong_counts": wrong,
-                    "per_position": rows,
-                },
-                indent=2,
-            )
-        )
-    else:
+    summary = {
+        "ferrochess_version": getattr(ferrochess, "__version__", None),
+        "python_chess_version": chess.__version__,
+        "ferrochess_nps": ferro_nps,
+        "python_chess_nps": python_nps,
+        "ratio_ferrochess_over_python_chess": ratio,
+        "wrong_counts": wrong,
+        "per_position": rows,
+    }
+    if emit_json(arguments.json, summary):
         print(
             f"perft: ferrochess {getattr(ferrochess, '__version__', '?')} vs python-chess "
             f"{chess.__version__} (both count the last ply in bulk), sequential, one thread"

@@ -6,22 +6,23 @@ middlegame positions) to `--depth` (17) with a fresh `ferrochess.Engine(threads=
 load hits both alike. Prints each thread count's total seconds and nodes per second, and the
 time-to-depth speed-up (seconds with 1 thread / seconds with 2) with the nodes-per-second ratio.
 The machine has 2 cores: a speed-up near 2 would be ideal; lazy SMP's threads search overlapping
-trees, so less is expected.
+trees, so less is expected. `--json` prints the figures as JSON instead, `--json PATH` writes them
+to PATH and prints the report too. Without the EPD file (../shared/data absent) nothing is
+measured: say so, record why with `--json`, exit 0.
 
-    python benches/smp_speed.py [--depth 17] [--json]
+    python benches/smp_speed.py [--depth 17] [--json [PATH]]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 
 import chess
 import chess.engine
-from _common import import_ferrochess
+from _common import add_json_option, emit_json, import_ferrochess, not_measured
 
 EPD = Path(__file__).resolve().parent.parent.parent / "shared/data/epd/bratko-kopec.epd"
 
@@ -29,14 +30,15 @@ EPD = Path(__file__).resolve().parent.parent.parent / "shared/data/epd/bratko-ko
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=17)
-    parser.add_argument("--json", action="store_true")
+    add_json_option(parser)
     args = parser.parse_args()
     ferrochess = import_ferrochess()
     if ferrochess is None:
         return 1
     if not EPD.is_file():
-        print(f"{EPD} not found (../shared/data is not next to this checkout)", file=sys.stderr)
-        return 1
+        return not_measured(
+            args.json, f"{EPD} not found (../shared/data is not next to this checkout)"
+        )
     boards = [chess.Board(line.split(" bm ")[0] + " 0 1") for line in EPD.read_text().splitlines()]
     limit = chess.engine.Limit(depth=args.depth)
     totals = {threads: {"seconds": 0.0, "nodes": 0} for threads in (1, 2)}
@@ -56,9 +58,7 @@ def main() -> int:
         "time_to_depth_speedup": round(totals[1]["seconds"] / totals[2]["seconds"], 3),
         "nps_ratio": round(nps[2] / nps[1], 3),
     }
-    if args.json:
-        print(json.dumps(result, indent=2))
-    else:
+    if emit_json(args.json, result):
         for key, value in result.items():
             print(f"{key}: {value}")
     return 0

@@ -1,20 +1,21 @@
 """How far a timed search runs past its budget: `Engine.play` with `Limit(time=T)` on several
 positions and budgets, measured from Python (wall clock around the call, binding included),
-reporting the overrun (elapsed - T) as median, p99 and max in milliseconds.
+reporting the overrun (elapsed - T) as median, p99 and max in milliseconds. `--json` prints the
+figures as JSON instead, `--json PATH` writes them to PATH and prints the report too.
 
-Usage: python benches/time_overrun.py [--repeats 10] [--json]
+Usage: python benches/time_overrun.py [--repeats 10] [--json [PATH]]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import time
 
 import chess
 import chess.engine
 import ferrochess
+from _common import add_json_option, emit_json
 
 POSITIONS = [
     chess.STARTING_FEN,
@@ -28,7 +29,7 @@ BUDGETS = [0.01, 0.05, 0.1, 0.5]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=10)
-    parser.add_argument("--json", action="store_true")
+    add_json_option(parser)
     args = parser.parse_args()
     overruns: dict[float, list[float]] = {budget: [] for budget in BUDGETS}
     with ferrochess.Engine(book=None) as engine:
@@ -50,8 +51,7 @@ def main() -> None:
             "p99_ms": round(values[min(len(values) - 1, int(len(values) * 0.99))], 2),
             "max_ms": round(values[-1], 2),
         }
-    if args.json:
-        print(json.dumps(summary, indent=2))
+    if not emit_json(args.json, summary):
         return
     print(f"{'budget':>8} {'searches':>9} {'median':>9} {'p99':>9} {'max':>9}  (overrun, ms)")
     for budget, row in summary.items():
