@@ -100,17 +100,26 @@ reliability: ## the full stress and resource runs of RELIABILITY.md (about 5 min
 	$(PYTHON) -m ferrochess_tools.reliability stress --seconds 60 --threads 8
 	$(PYTHON) -m ferrochess_tools.reliability resources --calls 10000
 
-bench: ## speed benchmarks, a few minutes; see BENCHMARKS.md
-	cargo bench --bench search_bench
-	cargo bench --bench perft_vs_shakmaty
-	$(PYTHON) benches/compare_python.py --peer optimized
-	$(PYTHON) benches/compare_stockfish.py
-	$(PYTHON) benches/perft_speed.py
-	$(PYTHON) benches/time_overrun.py
-	$(PYTHON) benches/book_speed.py
-	$(PYTHON) benches/load_play.py
-	$(PYTHON) benches/analyse_speed.py
-	$(PYTHON) benches/smp_speed.py
+# Every speed benchmark writes its results into BENCH_RESULTS (the Python ones with --json PATH, the
+# cargo benches' output kept as text), then ferrochess_tools.bench_summary rewrites BENCHMARKS.md's
+# summary from them. A failing benchmark does not stop the others (the leading '-'): the summary
+# marks its row and then fails the target. One whose peer or data is absent says why in its row.
+BENCH_RESULTS ?= target/bench
+
+bench: ## every speed benchmark (about 10 min), then BENCHMARKS.md's summary; after `make dev`
+	mkdir -p $(BENCH_RESULTS) && rm -f $(BENCH_RESULTS)/*.json $(BENCH_RESULTS)/*.txt
+	date +%s > $(BENCH_RESULTS)/started
+	-set -o pipefail; cargo bench --bench search_bench | tee $(BENCH_RESULTS)/search_bench.txt
+	-set -o pipefail; cargo bench --bench perft_vs_shakmaty | tee $(BENCH_RESULTS)/perft_vs_shakmaty.txt
+	-$(PYTHON) benches/compare_python.py --peer optimized --json $(BENCH_RESULTS)/compare_python.json
+	-$(PYTHON) benches/compare_stockfish.py --json $(BENCH_RESULTS)/compare_stockfish.json
+	-$(PYTHON) benches/perft_speed.py --json $(BENCH_RESULTS)/perft_speed.json
+	-$(PYTHON) benches/time_overrun.py --json $(BENCH_RESULTS)/time_overrun.json
+	-$(PYTHON) benches/book_speed.py --json $(BENCH_RESULTS)/book_speed.json
+	-$(PYTHON) benches/load_play.py --json $(BENCH_RESULTS)/load_play.json
+	-$(PYTHON) benches/analyse_speed.py --json $(BENCH_RESULTS)/analyse_speed.json
+	-$(PYTHON) benches/smp_speed.py --json $(BENCH_RESULTS)/smp_speed.json
+	$(PYTHON) -m ferrochess_tools.bench_summary --results $(BENCH_RESULTS)
 
 bench-tutorial: ## ferrochess vs the tutorial-style pure-Python engine (about 7 minutes)
 	$(PYTHON) benches/compare_python.py --peer both --tutorial-budget 60
