@@ -5,7 +5,8 @@ every core of a machine or on a Dask cluster.
 after it (from White's point of view), the engine's best move and line, both sides' winning
 chances, the move's accuracy and a judgement (inaccuracy, mistake, blunder) from the drop in the
 mover's winning chance, then each side's accuracy. The formulas are lichess's: winning chances
-``2 / (1 + exp(-0.00368208 * cp)) - 1`` (a mate counts as certain), a drop of 0.1, 0.2 or 0.3 in
+``2 / (1 + exp(-0.00368208 * cp)) - 1`` (a mate counts as certain: it is worth
+:data:`~ferrochess.interop.MATE_CP`), a drop of 0.1, 0.2 or 0.3 in
 those chances (on the -1..1 scale) is an inaccuracy, a mistake or a blunder, and a move's
 accuracy is ``103.1668 * exp(-0.04354 * drop%) - 3.1669`` (drop in win percent, clamped to
 0..100); a side's accuracy here is the plain mean of its moves' accuracies. The move the engine
@@ -30,7 +31,7 @@ import json
 import math
 import os
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,22 +44,23 @@ import chess.pgn
 from ferrochess import rules
 from ferrochess.engine import Engine
 from ferrochess.exceptions import AnalysisOutputError, FileError
-from ferrochess.interop import limit_to_kwargs, tablebase_pov
+from ferrochess.interop import MATE_CP, limit_to_kwargs, san_line, white_score
 
 __all__ = [
     "AnalysisSummary",
     "analyse_game",
     "analyse_pgn",
     "annotate_pgn",
+    "final_score",
+    "judgement",
     "winning_chances",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
 FORMAT_VERSION = 1
 WIN_SCALE = 0.00368208
-MATE_CP = 10_000
-"""Centipawns a mate counts as in the winning-chance formula (certain: chances of ±1)."""
 JUDGEMENTS = ((0.3, "blunder"), (0.2, "mistake"), (0.1, "inaccuracy"))
+"""The least drop in the mover's winning chances (-1..1) that makes each judgement, worst first."""
 NAGS = {"inaccuracy": chess.pgn.NAG_DUBIOUS_MOVE, "mistake": chess.pgn.NAG_MISTAKE,
         "blunder": chess.pgn.NAG_BLUNDER}  # fmt: skip
 IN_FLIGHT_PER_WORKER = 4
@@ -79,6 +81,21 @@ def winning_chances(score: dict[str, Any]) -> float:
     else:
         cp = score["cp"]
     return 2 / (1 + math.exp(-WIN_SCALE * cp)) - 1
+
+
+def judgement(drop: float) -> str | None:
+    """What a drop in the mover's winning chances (-1..1 scale) makes of a move: "blunder",
+    "mistake", "inaccuracy" (see :data:`JUDGEMENTS`), or None for a smaller drop."""
+    return next((name for bound, name in JUDGEMENTS if drop >= bound), None)
+
+
+def final_score(ended: chess.Outcome) -> dict[str, Any]:
+    """The score, White's view, of a position where the game has ended (``ended``, as
+    :func:`ferrochess.rules.outcome` says): ``{"cp": 0}`` for a draw, ``{"mate": 0, "mated":
+    "white"|"black"}`` for a mate."""
+    if ended.winner is None:
+        return {"cp": 0}
+    return {"mate": 0, "mated": chess.COLOR_NAMES[not ended.winner]}
 
 
 def analyse_game(
@@ -147,12 +164,12 @@ def _review(
         # node-limited searches (before and after), not the move's.
         best = move.uci() == before["best_move"]
         drop = 0.0 if best else chances_before - chances_after
-        judgement = next((name for bound, name in JUDGEMENTS if drop >= bound), None)
+        judged = judgement(drop)
         win_before = 50 + 50 * chances_before
         win_after = 50 + 50 * chances_after
         accuracy = max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * 50 * drop) - 3.1669))
-        if judgement is not None:
-            counts[color][judgement] += 1
+        if judged is not None:
+            counts[color][judged] += 1
         per_side[color].append(accuracy)
         reviewed.append(
             {
@@ -168,7 +185,7 @@ def _review(
                 "win_before": round(win_before, 2),
                 "win_after": round(win_after, 2),
                 "accuracy": round(accuracy, 2),
-                "judgement": judgement,
+                "judgement": judged,
             }
         )
     return {
@@ -186,27 +203,14 @@ def _evaluate(
     board: chess.Board, limit: chess.engine.Limit, engine: Engine
 ) -> dict[str, Any]:
     """Score (White's view), best move and line of a position; a finished game is not searched."""
-    outcome = rules.outcome(board)
-    if outcome is not None:
-        if outcome.winner is None:
-            score: dict[str, Any] = {"cp": 0}
-        else:
-            score = {"mate": 0, "mated": "black" if outcome.winner else "white"}
-        return {"score": score, "best_move": None, "best_san": None, "line": []}
+    ended = rules.outcome(board)
+    if ended is not None:
+        return {"score": final_score(ended), "best_move": None, "best_san": None, "line": []}
     info = engine.analyse(board, limit)
-    pov = info["score"].white()
-    mate = pov.mate()
-    score = {"mate": mate} if mate is not None else {"cp": pov.score()}
-    found: Mapping[str, Any] = info
-    verdict = found.get("tablebase")
-    if verdict is not None:
-        score["tablebase"] = tablebase_pov(verdict, board.turn, chess.WHITE)
+    score = white_score(info)
+    assert score is not None, "a position where the game goes on is searched with a score"
     line = info.get("pv", [])
-    sans = []
-    replay = board.copy(stack=False)
-    for move in line:
-        sans.append(replay.san(move))
-        replay.push(move)
+    sans = san_line(board, line)
     best = line[0] if line else None
     return {
         "score": score,

@@ -5,10 +5,15 @@ game history count) and returns plain dicts; this module turns python-chess obje
 former and the latter into :class:`chess.Move`, :class:`chess.engine.PovScore` and
 :class:`chess.engine.InfoDict`. Positions, moves and limit values are validated by the core alone,
 so every such error is raised, and worded, in one place.
+
+The other way, :func:`white_score` and :func:`san_line` turn an InfoDict's score and line into the
+plain values of the play API and the game review (a score from White's point of view, SAN), and
+:data:`MATE_CP` is what a mate is worth where a score must be one number.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Union, cast
 
 import chess
@@ -26,14 +31,17 @@ __all__ = [
     "board_state",
     "check_standard",
     "LIMIT_FIELDS",
+    "MATE_CP",
     "info_dicts",
     "limit_to_kwargs",
     "move_or_none",
     "pov_score",
+    "san_line",
     "TABLEBASE_VERDICTS",
     "tablebase_pov",
     "to_history",
     "turn_of",
+    "white_score",
 ]
 
 BoardLike = Union[chess.Board, str]
@@ -177,6 +185,15 @@ def pov_score(line: _Line, turn: chess.Color) -> chess.engine.PovScore:
     return chess.engine.PovScore(chess.engine.Cp(cp), turn)
 
 
+MATE_CP = 100_000
+"""A mate's worth in centipawns wherever a score must be one number: as python-chess's
+``Score.score(mate_score=MATE_CP)`` when a score is compared with a bound (the play API's draw
+offer), and as the centipawns of a mate in the winning-chance formula
+(:func:`ferrochess.analysis.winning_chances`, where it counts as certain: chances of exactly ±1).
+Above every centipawn score the core returns, its tablebase band (up to 20,000) included, so a
+mate outranks them all."""
+
+
 TABLEBASE_VERDICTS: tuple[str, ...] = tuple(_core.TABLEBASE_VERDICTS)
 """The values of an InfoDict's ``"tablebase"``, best first: what the Syzygy tables say of the
 position from the side to move's point of view, counting the 50-move rule (``chess.syzygy``'s WDL
@@ -196,6 +213,34 @@ def tablebase_pov(verdict: str, turn: chess.Color, color: chess.Color) -> str:
     if turn == color:
         return verdict
     return TABLEBASE_VERDICTS[-1 - TABLEBASE_VERDICTS.index(verdict)]
+
+
+def white_score(info: Mapping[str, Any]) -> dict[str, Any] | None:
+    """An InfoDict's score from White's point of view: ``{"cp": n}`` or ``{"mate": n}``, with
+    ``"tablebase"`` (the tables' verdict, White's view too: "win", "cursed win", "draw",
+    "blessed loss" or "loss") when the InfoDict has one; None when it has no score."""
+    score: chess.engine.PovScore | None = info.get("score")
+    if score is None:
+        return None
+    white = score.white()
+    mate = white.mate()
+    answer: dict[str, Any] = {"mate": mate} if mate is not None else {"cp": white.score() or 0}
+    verdict = info.get("tablebase")
+    if verdict is not None:
+        answer["tablebase"] = tablebase_pov(verdict, score.turn, chess.WHITE)
+    return answer
+
+
+def san_line(board: chess.Board, moves: Iterable[chess.Move]) -> list[str]:
+    """``moves`` played from ``board`` (unchanged) in SAN, up to the first that is not legal."""
+    line = []
+    replay = board.copy(stack=False)
+    for move in moves:
+        if move not in replay.legal_moves:
+            break
+        line.append(replay.san(move))
+        replay.push(move)
+    return line
 
 
 def info_dicts(result: _SearchInfo, turn: chess.Color) -> list[chess.engine.InfoDict]:

@@ -12,7 +12,7 @@ cancel gets through while the engine searches. anywidget is imported only here; 
 ImportError saying how to install it.
 
 :class:`NotebookGame` is the game without any user interface, so it can be driven (and tested)
-from code: it holds a :class:`chess.Board`, the human's colour, the playing level (1 to 10, see
+from code: it holds a :class:`chess.Board`, the human's colour, the playing level (one of
 :func:`ferrochess.levels`), whether the engine uses its opening book, the board orientation and
 the selected square. :meth:`NotebookGame.click` takes square clicks (select a piece, then its
 destination), :meth:`NotebookGame.push_san_or_uci` a typed move; after the human's move the engine
@@ -21,9 +21,13 @@ human's last move together with the reply, :meth:`NotebookGame.new_game` starts 
 moves first when the human plays Black). :meth:`NotebookGame.svg` draws the position with
 python-chess (a static board, also the game's display in a notebook);
 :meth:`NotebookGame.status_text` and :meth:`NotebookGame.engine_text` say whose move it is, how the
-game ended and what the engine last thought. Games end as :func:`ferrochess.rules.outcome` says
-(lichess's rules: threefold repetition on the third occurrence, the fifty-move rule at the
-hundredth half-move, never a move earlier).
+game ended and what the engine last thought. It is a client of the play service's judge: how
+the game stands and ends, and in which words, is :func:`ferrochess.rules.status` (lichess's
+rules: threefold repetition on the third occurrence, the fifty-move rule at the hundredth
+half-move, never a move earlier), a FEN is read by :func:`ferrochess.rules.position` and a level
+checked by :func:`ferrochess.web.service.check_level`, as for the play page. What it does itself
+is the controller's part: selection and clicks, typed SAN or UCI, takeback, the engine's reply,
+and drawing the board.
 
 >>> from ferrochess.notebook import play  # doctest: +SKIP
 >>> play(level=3)  # the last expression of a cell shows the board  # doctest: +SKIP
@@ -47,9 +51,9 @@ import chess.svg
 from ferrochess import _core, rules
 from ferrochess._closing import Closing
 from ferrochess.engine import Engine
-from ferrochess.interop import tablebase_pov
+from ferrochess.interop import white_score
 from ferrochess.web.pool import EnginePool
-from ferrochess.web.service import BadInput, GameService, Settings
+from ferrochess.web.service import BadInput, GameService, Settings, check_level
 from ferrochess.web.service import refusal as service_refusal
 
 try:
@@ -80,17 +84,6 @@ ChangeCallback = Optional[Callable[[], object]]
 
 SquareLike = Union[str, int]
 """A square as a name (``"e4"``) or a python-chess square number (``chess.E4``)."""
-
-TERMINATIONS = {
-    chess.Termination.CHECKMATE: "Checkmate",
-    chess.Termination.STALEMATE: "Stalemate",
-    chess.Termination.INSUFFICIENT_MATERIAL: "Insufficient material",
-    chess.Termination.THREEFOLD_REPETITION: "Threefold repetition",
-    chess.Termination.FIFTY_MOVES: "Fifty-move rule",
-    chess.Termination.FIVEFOLD_REPETITION: "Fivefold repetition",
-    chess.Termination.SEVENTYFIVE_MOVES: "Seventy-five-move rule",
-}
-"""How a finished game is announced by :meth:`NotebookGame.status_text`."""
 
 PROMOTION_PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 
@@ -124,25 +117,6 @@ def _color(choice: ColorChoice, rng: random.Random) -> chess.Color:
     raise ValueError(f"not a colour: {choice!r} (expected 'white', 'black' or 'random')")
 
 
-def _board_of(fen: str) -> chess.Board:
-    """The position of ``fen``; ValueError quoting it when it is no FEN or no legal position (what
-    is wrong said in words)."""
-    try:
-        board = chess.Board(fen)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"not a FEN: {fen!r} ({error})") from None
-    problems = rules.fen_problems(board.status())
-    if problems:
-        raise ValueError(f"not a legal position: {fen!r} ({problems})")
-    return board
-
-
-def _check_level(level: int) -> int:
-    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 10:
-        raise ValueError(f"not a level: {level!r} (expected 1 to 10)")
-    return level
-
-
 def _check_think_time(think_time: float) -> float:
     if isinstance(think_time, bool) or not isinstance(think_time, (int, float)):
         raise ValueError(f"not a think time: {think_time!r} (expected seconds above 0)")
@@ -152,7 +126,14 @@ def _check_think_time(think_time: float) -> float:
 
 
 def _color_name(color: chess.Color) -> str:
-    return "White" if color == chess.WHITE else "Black"
+    return chess.COLOR_NAMES[color].capitalize()
+
+
+def _headline(reason: str) -> str:
+    """A reason of :data:`ferrochess.rules.TERMINATIONS` as the start of a sentence
+    (``"the fifty-move rule"`` -> ``"Fifty-move rule"``)."""
+    words = reason.removeprefix("the ")
+    return words[:1].upper() + words[1:]
 
 
 def _score_text(score: chess.engine.PovScore, tablebase: str | None = None) -> str:
@@ -160,21 +141,21 @@ def _score_text(score: chess.engine.PovScore, tablebase: str | None = None) -> s
     where the tables judged the position, their verdict instead of the pawns: ``tablebase`` as an
     InfoDict gives it (the side to move's view, see :data:`ferrochess.interop.TABLEBASE_VERDICTS`),
     turned to White's: ``TB win``, ``TB cursed win``, ``TB draw``, ``TB blessed loss``,
-    ``TB loss``."""
-    white = score.white()
-    mate = white.mate()
-    if mate is not None:
-        return f"#{mate}"
-    if tablebase is not None:
-        return f"TB {tablebase_pov(tablebase, score.turn, chess.WHITE)}"
-    return f"{(white.score() or 0) / 100:+.2f}"
+    ``TB loss``. The numbers are the play API's (:func:`ferrochess.interop.white_score`)."""
+    white = white_score({"score": score, "tablebase": tablebase})
+    assert white is not None
+    if "mate" in white:
+        return f"#{white['mate']}"
+    if "tablebase" in white:
+        return f"TB {white['tablebase']}"
+    return f"{white['cp'] / 100:+.2f}"
 
 
 class NotebookGame(Closing):
     """A game against ferrochess, driven by clicks or typed moves; no user interface needed.
 
     ``fen`` is the start position (default the standard one); ``color`` the human's side
-    (``"white"``, ``"black"`` or ``"random"``); ``level`` 1 to 10 (see :func:`ferrochess.levels`);
+    (``"white"``, ``"black"`` or ``"random"``); ``level`` a number of :func:`ferrochess.levels`;
     ``book`` whether the engine plays from its opening book; ``think_time`` the most seconds the
     engine takes per move; ``promotion`` the piece a pawn clicked to the last rank becomes;
     ``auto_reply`` whether the engine answers each human move at once. ``engine`` is used as given
@@ -236,12 +217,13 @@ class NotebookGame(Closing):
 
     @property
     def level(self) -> int:
-        """The engine's playing level, 1 (Beginner) to 10 (Full strength)."""
+        """The engine's playing level, the number of one of :func:`ferrochess.levels` (the
+        lowest a beginner, the highest full strength)."""
         return self._level
 
     @level.setter
     def level(self, level: int) -> None:
-        self._level = _check_level(level)
+        self._level = check_level(level)
 
     @property
     def promotion(self) -> chess.PieceType:
@@ -267,10 +249,10 @@ class NotebookGame(Closing):
         return self._start_fen
 
     def is_over(self) -> bool:
-        """Whether the game has ended, as :func:`ferrochess.rules.outcome` says: mate, stalemate,
+        """Whether the game has ended, as :func:`ferrochess.rules.status` says: mate, stalemate,
         too little material, or a draw by threefold repetition (on the third occurrence) or the
         fifty-move rule (at the hundredth half-move), never a move earlier."""
-        return rules.outcome(self.board) is not None
+        return bool(rules.status(self.board)["over"])
 
     def is_human_turn(self) -> bool:
         """Whether the human is to move in a game that is still going."""
@@ -372,7 +354,7 @@ class NotebookGame(Closing):
         it moves first, with ``auto_reply``. Raises ValueError quoting a bad ``fen`` or
         ``color``; the current game is then unchanged."""
         human = _color(color, self._rng)
-        board = _board_of(self._start_fen if fen is None else fen)
+        board = rules.position(self._start_fen if fen is None else fen)
         self._start_fen = board.fen()
         self.board = board
         self.human = human
@@ -422,15 +404,15 @@ class NotebookGame(Closing):
         """Whose move it is, or how the game ended with its result, e.g. ``"Checkmate: 1-0"``
         (followed by who won; a start position that is already over names only the colour, as
         nobody played the deciding move)."""
-        outcome = rules.outcome(self.board)
-        if outcome is not None:
-            reason = TERMINATIONS.get(outcome.termination, outcome.termination.name.capitalize())
-            text = f"{reason}: {outcome.result()}"
-            if outcome.winner is not None and not self.board.move_stack:
-                text += f" ({_color_name(outcome.winner)} wins in the set-up position)"
-            elif outcome.winner is not None:
-                who = "you win" if outcome.winner == self.human else "ferrochess wins"
-                text += f" ({_color_name(outcome.winner)} wins, {who})"
+        status = rules.status(self.board)
+        if status["over"]:
+            text = f"{_headline(status['reason'])}: {status['result']}"
+            winner = status["winner"]
+            if winner is not None and not self.board.move_stack:
+                text += f" ({winner.capitalize()} wins in the set-up position)"
+            elif winner is not None:
+                who = "you win" if winner == chess.COLOR_NAMES[self.human] else "ferrochess wins"
+                text += f" ({winner.capitalize()} wins, {who})"
             return text
         player = "you" if self.board.turn == self.human else "ferrochess"
         check = "Check! " if self.board.is_check() else ""
@@ -681,11 +663,11 @@ def _options(
 ) -> Message:
     """The first game's settings for the front end; ValueError quoting a bad one."""
     human = _color(color, random.Random(seed))
-    _check_level(level)
+    check_level(level)
     if not isinstance(book, bool):
         raise ValueError(f"not a book switch: {book!r} (expected True or False)")
     if fen is not None:
-        _board_of(fen)
+        rules.position(fen)
     return {"color": "white" if human == chess.WHITE else "black", "level": level, "book": book,
             "fen": fen}  # fmt: skip
 
@@ -703,12 +685,13 @@ if anywidget is not None:
         """The play page's board and game as a notebook widget (see the module's docstring).
 
         ``color`` is the human's side in the first game (``"random"`` drawn with ``seed``),
-        ``level`` 1 to 10, ``book`` whether the engine plays from its opening book, ``fen`` the
-        start position (default the standard one), ``think_time`` the most seconds a move's
-        search takes. ``engine`` is used as given and not closed; otherwise the widget creates
-        ``Engine(seed=seed)`` and :meth:`close` closes it. Bad arguments raise ValueError
-        quoting them. The game lives in the front end (saved in the synced ``_storage``, so it
-        survives showing the widget again); the kernel answers its requests.
+        ``level`` a number of :func:`ferrochess.levels`, ``book`` whether the engine plays from
+        its opening book, ``fen`` the start position (default the standard one), ``think_time``
+        the most seconds a move's search takes. ``engine`` is used as given and not closed;
+        otherwise the widget creates ``Engine(seed=seed)`` and :meth:`close` closes it. Bad
+        arguments raise ValueError quoting them. The game lives in the front end (saved in the
+        synced ``_storage``, so it survives showing the widget again); the kernel answers its
+        requests.
         """
 
         _esm = traitlets.Unicode().tag(sync=True)

@@ -1,8 +1,10 @@
 """Reading the requests of the play API (docs/play.md): a game (``fen``, ``moves``, ``end``) and
 the other fields, each checked with a message that names the field and says what was wrong.
 
-Everything here raises :class:`BadInput` (HTTP 400); nothing searches. python-chess judges the
-moves and :mod:`ferrochess.rules` how the game ended.
+Everything here raises :class:`BadInput` (HTTP 400; a ValueError, so that a caller outside the
+web, such as the notebook, raises what python-chess would); nothing searches. python-chess judges
+the moves and :mod:`ferrochess.rules` the position (:func:`~ferrochess.rules.position`) and how the
+game ended (:func:`~ferrochess.rules.status`).
 """
 
 from __future__ import annotations
@@ -22,16 +24,12 @@ MAX_MOVES = 2000
 MAX_NAME_LENGTH = 100
 MAX_CLIENT_LENGTH = 64
 CLIENT_PATTERN = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_CLIENT_LENGTH}}}")
-MAX_MOVE_COUNTER = 100_000
-"""Largest halfmove clock or move number accepted in a FEN (the engine holds 32 bits; no real game
-comes near this)."""
 MAX_CLOCK_MS = 24 * 3600 * 1000
 """Longest clock or increment accepted: a day."""
 COLORS = {"white": chess.WHITE, "black": chess.BLACK}
-ENDINGS = ("resign", "flag", "agreement")
 
 
-class BadInput(Exception):
+class BadInput(ValueError):
     """A request field is missing, of the wrong type or invalid; answered with 400."""
 
     def __init__(self, field: str | None, message: str) -> None:
@@ -62,19 +60,10 @@ def read_game(body: Any) -> Game:
     ``end`` (how it ended off the board). Moves after the end of the game are refused."""
     data = as_object(body)
     fen = data.get("fen", chess.STARTING_FEN)
-    if fen is None:
-        fen = chess.STARTING_FEN
-    if not isinstance(fen, str):
-        raise BadInput("fen", f"fen must be a string, not {type(fen).__name__}")
     try:
-        board = chess.Board(fen)
+        board = rules.position(chess.STARTING_FEN if fen is None else fen)
     except ValueError as error:
-        raise BadInput("fen", f"invalid FEN {fen!r}: {error}") from None
-    problems = rules.fen_problems(board.status())
-    if problems:
-        raise BadInput("fen", f"impossible position {fen!r}: {problems}")
-    if board.halfmove_clock > MAX_MOVE_COUNTER or board.fullmove_number > MAX_MOVE_COUNTER:
-        raise BadInput("fen", f"move counters above {MAX_MOVE_COUNTER} in {fen!r}")
+        raise BadInput("fen", str(error)) from None
     moves = data.get("moves", [])
     if not isinstance(moves, list):
         raise BadInput("moves", f"moves must be a list of UCI strings, not {type(moves).__name__}")
@@ -82,10 +71,11 @@ def read_game(body: Any) -> Game:
         raise BadInput("moves", f"at most {MAX_MOVES} moves, got {len(moves)}")
     for index, uci in enumerate(moves):
         field = f"moves[{index}]"
-        ended = rules.outcome(board)
-        if ended is not None:
-            reason = rules.TERMINATIONS[ended.termination][1]
-            raise BadInput(field, f"{field} {uci!r} comes after the game ended ({reason})")
+        status = rules.status(board)
+        if status["over"]:
+            raise BadInput(
+                field, f"{field} {uci!r} comes after the game ended ({status['reason']})"
+            )
         board.push(read_move({field: uci}, field, board))
     end = read_end(data, board)
     return Game(board, end)
@@ -112,12 +102,11 @@ def read_end(data: dict[str, Any], board: chess.Board) -> dict[str, Any] | None:
     if not isinstance(end, dict):
         raise BadInput("end", 'end must be an object like {"by": "resign", "color": "white"}')
     by = end.get("by")
-    if by not in ENDINGS:
-        raise BadInput("end", f"end.by must be one of {', '.join(ENDINGS)}, not {by!r}")
-    ended = rules.outcome(board)
-    if ended is not None:
-        reason = rules.TERMINATIONS[ended.termination][1]
-        raise BadInput("end", f"the game had already ended ({reason})")
+    if by not in rules.OFF_BOARD:
+        raise BadInput("end", f"end.by must be one of {', '.join(rules.OFF_BOARD)}, not {by!r}")
+    status = rules.status(board)
+    if status["over"]:
+        raise BadInput("end", f"the game had already ended ({status['reason']})")
     if by == "agreement":
         return {"by": by}
     color = end.get("color")
@@ -146,10 +135,8 @@ def read_clock(data: dict[str, Any]) -> dict[str, float] | None:
     return seconds
 
 
-def integer(data: dict[str, Any], field: str, default: int, low: int, high: int) -> int:
-    value = data.get(field, default)
-    if value is None:
-        return default
+def bounded(value: object, field: str, low: int, high: int) -> int:
+    """``value`` when it is an integer from ``low`` to ``high``; BadInput naming ``field``."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadInput(field, f"{field} must be an integer, not {value!r}")
     if not low <= value <= high:

@@ -7,10 +7,12 @@ widget (:mod:`ferrochess.notebook`, over its comm) serve the same answers. Bad i
 :class:`Cancelled` (409); no free engine raises :class:`~ferrochess.web.pool.Busy` (503).
 
 The service keeps no game: each request carries it whole (``fen``, ``moves``, ``end``), and
-python-chess judges it (:mod:`ferrochess.rules` for how it ends). What it keeps is the searches in
-flight, by ``client`` (one id per browser tab or widget), so a client can cancel its own search
-(takeback, new game, reload, closing the page) and never runs two at once: a new search of a
-client first stops that client's previous one.
+python-chess judges its moves; how it stands and ends, in which words, is
+:func:`ferrochess.rules.status` (the notebook's :class:`~ferrochess.notebook.NotebookGame` asks the
+same), and a level is one of :func:`ferrochess.levels` (:func:`check_level`). What it keeps is the
+searches in flight, by ``client`` (one id per browser tab or widget), so a client can cancel its
+own search (takeback, new game, reload, closing the page) and never runs two at once: a new search
+of a client first stops that client's previous one.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import datetime
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -30,21 +32,20 @@ import chess.pgn
 
 from ferrochess import rules
 from ferrochess._core import DEFAULT_LEVEL
-from ferrochess.analysis import JUDGEMENTS, analyse_game, winning_chances
+from ferrochess.analysis import analyse_game, final_score, judgement, winning_chances
 from ferrochess.engine import Engine, levels
 from ferrochess.exceptions import IllegalMoveError, InvalidFenError
-from ferrochess.interop import tablebase_pov
+from ferrochess.interop import MATE_CP, san_line, white_score
 from ferrochess.openings import opening
 from ferrochess.web.pool import Busy, EnginePool
 from ferrochess.web.reading import (
-    COLORS,
     BadInput,
     Game,
     as_object,
     boolean,
+    bounded,
     client_field,
     color_field,
-    integer,
     pgn_escape,
     read_clock,
     read_game,
@@ -52,10 +53,19 @@ from ferrochess.web.reading import (
     text,
 )
 
-__all__ = ["BadInput", "Busy", "Cancelled", "GameService", "Settings", "refusal"]
+__all__ = [
+    "BadInput",
+    "Busy",
+    "Cancelled",
+    "GameService",
+    "Settings",
+    "check_level",
+    "refusal",
+]
 
 FULL_STRENGTH = max(level.number for level in levels())
 LOWEST_LEVEL = min(level.number for level in levels())
+"""The levels' range, from :func:`ferrochess.levels` (nowhere written by hand)."""
 START_POSITION_CODE = "A00a"
 """Scid's name for the standard start position, which is no opening."""
 
@@ -67,8 +77,6 @@ NATURAL_SHARE_OF_CLOCK = 1 / 40
 """The natural time never takes more than this share of the engine's clock."""
 DRAW_LEVEL_CP = 20
 """The engine accepts a draw when its evaluation is at most this many centipawns in its favour."""
-MATE_CP = 100_000
-"""A mate's worth in centipawns when a score is compared with a bound."""
 STOP_POLL_SECONDS = 0.005
 """How often a cancel repeats its stop until the search has ended (a stop that arrives just before
 a search starts would otherwise be lost)."""
@@ -79,6 +87,13 @@ VERDICT_GOOD = "good"
 
 class Cancelled(Exception):
     """The client cancelled this search (or started another); answered with 409."""
+
+
+def check_level(level: object, field: str = "level") -> int:
+    """``level`` when it is the number of one of :func:`ferrochess.levels`; BadInput (a
+    ValueError) naming ``field`` and quoting it otherwise. The play API, the service's settings
+    and the notebook all check a level here."""
+    return bounded(level, field, LOWEST_LEVEL, FULL_STRENGTH)
 
 
 def refusal(error: Exception) -> tuple[int, dict[str, Any]] | None:
@@ -122,11 +137,7 @@ class Settings:
             raise ValueError(f"max_think_seconds must be above 0, not {self.max_think_seconds!r}")
         if not self.busy_wait_seconds >= 0:
             raise ValueError(f"busy_wait_seconds must be 0 or more, not {self.busy_wait_seconds!r}")
-        if not LOWEST_LEVEL <= self.default_level <= FULL_STRENGTH:
-            raise ValueError(
-                f"default_level must be between {LOWEST_LEVEL} and {FULL_STRENGTH}, "
-                f"not {self.default_level!r}"
-            )
+        check_level(self.default_level, "default_level")
         for name in ("review_nodes", "judge_nodes", "draw_nodes"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)!r}")
@@ -195,7 +206,8 @@ class GameService:
         data = as_object(body)
         game = read_game(data)
         board = game.board
-        level = integer(data, "level", self.settings.default_level, LOWEST_LEVEL, FULL_STRENGTH)
+        chosen = data.get("level")
+        level = check_level(self.settings.default_level if chosen is None else chosen)
         use_book = boolean(data, "book", True)
         clock = read_clock(data)
         refuse_if_over(game)
@@ -281,21 +293,14 @@ class GameService:
         if move == best:
             after_white = best_white
         elif ended is not None:
-            after_white = (
-                {"cp": 0} if ended.winner is None
-                else {"mate": 0, "mated": "black" if ended.winner else "white"}
-            )  # fmt: skip
+            after_white = final_score(ended)
         else:
             assert after_info is not None
             after_white = white_score(after_info)
         assert best_white is not None and after_white is not None
         sign = 1 if board.turn == chess.WHITE else -1
         drop = sign * (winning_chances(best_white) - winning_chances(after_white))
-        verdict = VERDICT_BEST if move == best else VERDICT_GOOD
-        for bound, name in JUDGEMENTS:
-            if move != best and drop >= bound:
-                verdict = name
-                break
+        verdict = VERDICT_BEST if move == best else judgement(drop) or VERDICT_GOOD
         return {
             "move": move.uci(),
             "san": board.san(move),
@@ -343,7 +348,7 @@ class GameService:
         game = read_game(data)
         white = text(data, "white", "White")
         black = text(data, "black", "Black")
-        status = game_status(game)
+        status = rules.status(game.board, game.end)
         pgn_game = chess.pgn.Game.from_board(game.board)
         today = datetime.date.today()
         pgn_game.headers["Event"] = "ferrochess play"
@@ -452,7 +457,7 @@ def describe(game: Game) -> dict[str, Any]:
         sans.append(replay.san(move))
         replay.push(move)
         positions.append(position_of(replay, move))
-    status = game_status(game)
+    status = rules.status(board, game.end)
     legal = [] if status["over"] else list(board.legal_moves)
     dests: dict[str, list[str]] = {}
     for move in legal:
@@ -482,7 +487,7 @@ def describe(game: Game) -> dict[str, Any]:
 
 def refuse_if_over(game: Game) -> None:
     """BadInput naming ``moves`` when the game has ended: nothing is searched in it."""
-    status = game_status(game)
+    status = rules.status(game.board, game.end)
     if status["over"]:
         raise BadInput("moves", f"the game is over ({status['reason']})")
 
@@ -495,73 +500,6 @@ def position_of(board: chess.Board, move: chess.Move | None) -> dict[str, Any]:
         "check": chess.square_name(king) if king is not None else None,
         "turn": "white" if board.turn == chess.WHITE else "black",
     }
-
-
-def game_status(game: Game) -> dict[str, Any]:
-    """``{over, result, reason, winner, termination}`` of the game (docs/play.md)."""
-    board = game.board
-    end = game.end
-    if end is not None:
-        by = end["by"]
-        if by == "agreement":
-            return _ended("1/2-1/2", "agreement", "agreement", None)
-        loser = COLORS[end["color"]]
-        loser_name = end["color"].capitalize()
-        if by == "resign":
-            return _ended(_result(not loser), "resign", f"{loser_name} resigned", not loser)
-        winner = rules.flag_winner(board, loser)
-        if winner is None:
-            reason = f"{loser_name}'s time ran out, but the opponent cannot mate"
-            return _ended("1/2-1/2", "flag", reason, None)
-        return _ended(_result(winner), "flag", f"{loser_name}'s time ran out", winner)
-    outcome = rules.outcome(board)
-    if outcome is None:
-        return {"over": False, "result": "*", "reason": None, "winner": None, "termination": None}
-    name, reason = rules.TERMINATIONS[outcome.termination]
-    return _ended(outcome.result(), name, reason, outcome.winner)
-
-
-def _result(winner: chess.Color) -> str:
-    return "1-0" if winner == chess.WHITE else "0-1"
-
-
-def _ended(
-    result: str, termination: str, reason: str, winner: chess.Color | None
-) -> dict[str, Any]:
-    return {
-        "over": True,
-        "result": result,
-        "reason": reason,
-        "winner": None if winner is None else ("white" if winner else "black"),
-        "termination": termination,
-    }
-
-
-def white_score(info: Mapping[str, Any]) -> dict[str, Any] | None:
-    """An InfoDict's score from White's point of view: ``{"cp": n}`` or ``{"mate": n}``, with
-    ``"tablebase"`` (the tables' verdict, White's view too: "win", "cursed win", "draw",
-    "blessed loss" or "loss") when the InfoDict has one; None when it has no score."""
-    score: chess.engine.PovScore | None = info.get("score")
-    if score is None:
-        return None
-    white = score.white()
-    mate = white.mate()
-    answer: dict[str, Any] = {"mate": mate} if mate is not None else {"cp": white.score() or 0}
-    verdict = info.get("tablebase")
-    if verdict is not None:
-        answer["tablebase"] = tablebase_pov(verdict, score.turn, chess.WHITE)
-    return answer
-
-
-def san_line(board: chess.Board, moves: list[chess.Move]) -> list[str]:
-    line = []
-    replay = board.copy(stack=False)
-    for move in moves:
-        if move not in replay.legal_moves:
-            break
-        line.append(replay.san(move))
-        replay.push(move)
-    return line
 
 
 def opening_of(board: chess.Board) -> dict[str, str] | None:
