@@ -13,6 +13,7 @@ from typing import TypedDict, final
 __all__ = [
     "__version__",
     "MAX_DEPTH",
+    "FIFTY_MOVE_PLIES",
     "MAX_HASH_MB",
     "MAX_THREADS",
     "MAX_MULTIPV",
@@ -43,6 +44,9 @@ __version__: str
 
 MAX_DEPTH: int
 """The deepest search or perft depth accepted, in plies (64)."""
+
+FIFTY_MOVE_PLIES: int
+"""Half-moves without a capture or pawn move after which the fifty-move rule draws (100)."""
 
 MAX_HASH_MB: int
 """The largest transposition table accepted, in mebibytes (16384)."""

@@ -435,7 +435,7 @@ class Engine(Closing):
         "tablebase"`` with ``wdl``, ``dtz`` and ``tablebase`` (see :meth:`analyse`); for a search
         ``info["source"] == "search"`` and ``info`` is the InfoDict of the best line. The engine
         never plays a move in ``exclude_moves``, from the book, the tables or the search
-        (excluding every legal move raises InvalidLimitError). ``level`` (1 to 10, see
+        (excluding every legal move raises InvalidLimitError). ``level`` (a number of
         :func:`ferrochess.levels`) plays weaker: a shallower search choosing among near-best
         moves; None is full strength. ``elo`` (800 to 2800) plays at about that Elo instead: the
         settings between the two levels whose ``elo`` is around it, interpolated along the

@@ -23,6 +23,7 @@ from typing import Any
 
 import chess
 
+from ferrochess import _core
 from ferrochess.exceptions import InvalidFenError
 
 __all__ = [
@@ -40,8 +41,9 @@ __all__ = [
 
 REPETITIONS = 3
 """Occurrences of one position that end the game in a draw."""
-FIFTY_MOVE_PLIES = 100
-"""Half-moves without a capture or pawn move that end the game in a draw."""
+FIFTY_MOVE_PLIES = _core.FIFTY_MOVE_PLIES
+"""Half-moves without a capture or pawn move that end the game in a draw (the core's rule, which
+its search draws by)."""
 
 TERMINATIONS: dict[chess.Termination, tuple[str, str]] = {
     chess.Termination.CHECKMATE: ("checkmate", "checkmate"),

@@ -7,7 +7,7 @@
 //! tactics. The strongest level is the plain search.
 //!
 //! The ten levels are points on one continuous strength curve ([`strength`]); their Elo comes
-//! from a table that only `benches/calibrate.py` writes ([`table`], `make calibrate`): games
+//! from a table that only `python -m ferrochess_tools.calibrate` writes ([`table`], `make calibrate`): games
 //! against Stockfish 15.1 `UCI_Elo` anchors and between neighbouring levels, fitted jointly. A
 //! level's [`Calibration`] is not written down but derived: `measured` while the settings, the
 //! network and the search it was measured with are the current ones (their fingerprint), `stale`
@@ -69,7 +69,7 @@ pub struct Record {
     pub note: &'static str,
 }
 
-/// A requested Elo played in games (`benches/calibrate.py --check-elo`) and what it measured.
+/// A requested Elo played in games (`python -m ferrochess_tools.calibrate --check-elo`) and what it measured.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Check {
     /// The `UCI_Elo` asked for.

@@ -7,7 +7,7 @@
 //! startpos|fen ... [moves ...]`, `go` with `depth`, `nodes`, `movetime`, `wtime`, `btime`, `winc`,
 //! `binc`, `movestogo`, `mate`, `infinite`, `ponder`, then `stop`, `ponderhit`, `quit`, `bench`,
 //! and `levels` (not UCI: each level's settings, Elo and calibration fingerprint as `info string`
-//! lines, which `benches/calibrate.py` reads; see [`level_line`]).
+//! lines, which `ferrochess_tools.calibrate` reads; see [`level_line`]).
 //! A command it cannot use is answered with an `info string` and changes nothing.
 
 pub mod options;
