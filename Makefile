@@ -19,7 +19,7 @@ SHARED_SYZYGY := $(abspath $(wildcard ../shared/data/syzygy))
 FUZZ_TARGETS := fen moves book uci
 FUZZ_SECONDS ?= 30
 
-.PHONY: help dev test-deps lint test test-rust test-python test-notebooks fuzz reliability bench \
+.PHONY: help dev test-deps lint test test-fast test-rust test-python test-notebooks fuzz reliability bench \
 	bench-tutorial book vendor wheel wheel-tools wheel-check wheel-smoke sdist-smoke
 
 # Debian packages some tests use: gnuchess-book (a Polyglot book to check the reader against),
@@ -81,6 +81,10 @@ test-rust: ## cargo tests (debug assertions on: the search's invariants), then t
 
 test-python: ## pytest (needs `make dev` first)
 	MPLBACKEND=Agg $(PYTHON) -m pytest -q
+
+test-fast: ## under 3 min: Rust unit tests, pytest without browser/notebook/games (after `make dev`)
+	cargo test --lib
+	MPLBACKEND=Agg $(PYTHON) -m pytest -q -m "not browser and not notebook and not games"
 
 test-notebooks: ## run every notebook top to bottom (needs `make dev` first)
 	MPLBACKEND=Agg FERROCHESS_SYZYGY_PATH="$${FERROCHESS_SYZYGY_PATH:-$(SHARED_SYZYGY)}" \

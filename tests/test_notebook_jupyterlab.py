@@ -28,6 +28,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.notebook
+
 pytest.importorskip("jupyterlab", reason="jupyterlab is not installed (pip install jupyterlab)")
 pytest.importorskip("anywidget", reason="anywidget is not installed (pip install anywidget)")
 playwright_sync = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
@@ -65,6 +67,8 @@ PIECES_JS = """
   .map((piece) => `${piece.classList.contains('white') ? 'w' : 'b'}:${piece.cgKey}`)
   .sort().join(' ')
 """
+ANIMATION_OVER_JS = "() => !document.querySelector('cg-board piece.anim, cg-board piece.fading')"
+"""chessground marks a moving piece ``anim`` and a captured one ``fading`` until it has arrived."""
 READY = ".ferrochess-widget .fc-play[data-state='ready']"
 """The play UI waiting for the human's move (app.js writes its state on its root)."""
 BLACK_SQUARES_JS = """
@@ -181,6 +185,8 @@ def wait_for_server(base: str, token: str, server: subprocess.Popen[bytes], log:
                     return
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
+        # Polled: the server has no "listening" event to wait for (jupyter_server logs its
+        # address before its event loop binds the port).
         time.sleep(0.5)
     tail = log.read_text()[-3000:]
     pytest.fail(f"jupyter lab did not answer in {SERVER_START_SECONDS} s:\n{tail}")
@@ -287,7 +293,7 @@ def test_play_in_jupyterlab_click_e2_e4_and_the_engine_replies(
     # The board is the only one: chessground's, drawn once (no glyph grid, no SVG beside it).
     assert page.locator("cg-board").count() == 1
     assert page.locator(".jp-OutputArea svg .square").count() == 0
-    time.sleep(0.5)  # let the reply's animation end before the picture
+    page.wait_for_function(ANIMATION_OVER_JS)  # the reply's animation ends before the picture
     shot(page, f"notebook-widget-{interface}")
 
     # Shown again (a second view of the same widget), the game is there: the front end saved it

@@ -16,6 +16,8 @@ import chess.syzygy
 import pytest
 from ferrochess import Engine
 
+pytestmark = pytest.mark.games
+
 GAMES_PER_ENDGAME = 20
 DRAWN_GAMES = 10
 # Stockfish defends (or attacks, in the drawn positions) with this search per move.
