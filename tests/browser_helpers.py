@@ -9,18 +9,18 @@ import io
 import json
 import shutil
 import threading
-import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import chess
 import pytest
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 Page = playwright_sync.Page
+expect = playwright_sync.expect
 
 from ferrochess.web import create_app  # noqa: E402
 from flask import Flask  # noqa: E402
@@ -38,7 +38,9 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 TIMEOUT_MS = 30_000
-T = TypeVar("T")
+DRAWN_MS = 5_000
+"""How long the board may take to show what a test expects (chessground draws on the next
+animation frame, and animates moves)."""
 STORAGE_KEY = "ferrochess.play.game"
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 FAST = {
@@ -77,17 +79,33 @@ class Served:
     url: str
     app: Flask
     requests: list[tuple[str, Any, int]] = field(default_factory=list)
+    changed: threading.Condition = field(default_factory=threading.Condition)
+    """Notified whenever a request is added to ``requests``."""
+
+    def record(self, path: str, body: Any, status: int) -> None:
+        with self.changed:
+            self.requests.append((path, body, status))
+            self.changed.notify_all()
 
     def answered(self, path: str) -> list[tuple[Any, int]]:
         """The bodies and statuses of the requests to ``path`` ("/api/move")."""
-        return [(body, status) for seen, body, status in self.requests if seen == path]
+        with self.changed:
+            return [(body, status) for seen, body, status in self.requests if seen == path]
+
+    def wait_answered(self, path: str, seconds: float) -> list[tuple[Any, int]]:
+        """:meth:`answered` once a request to ``path`` has been answered, or after ``seconds``
+        without one (an empty list: the caller asserts on it)."""
+        with self.changed:
+            self.changed.wait_for(lambda: any(seen == path for seen, *_ in self.requests), seconds)
+        return self.answered(path)
 
     def free_engines(self) -> int:
         return int(self.app.extensions["ferrochess_pool"].free())
 
 
-def recording(app: Flask, log: list[tuple[str, Any, int]]) -> Callable[..., Any]:
-    """``app`` as a WSGI app that appends each /api/ request's path, body and status to ``log``."""
+def recording(app: Flask, served: Served) -> Callable[..., Any]:
+    """``app`` as a WSGI app that records each /api/ request's path, body and status in
+    ``served`` once it is answered."""
 
     def wsgi(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         path = environ.get("PATH_INFO", "")
@@ -110,7 +128,7 @@ def recording(app: Flask, log: list[tuple[str, Any, int]]) -> Callable[..., Any]
             try:
                 yield from app(environ, start)
             finally:
-                log.append((path, body, status[0] if status else 0))
+                served.record(path, body, status[0] if status else 0)
 
         return answer()
 
@@ -123,7 +141,7 @@ def serve(config: Mapping[str, Any]) -> Iterator[Served]:
     a thread, its API requests recorded."""
     app = create_app(dict(config))
     served = Served("", app)
-    http = make_server("127.0.0.1", 0, recording(app, served.requests), threaded=True)
+    http = make_server("127.0.0.1", 0, recording(app, served), threaded=True)
     served.url = f"http://127.0.0.1:{http.server_port}/"
     thread = threading.Thread(target=http.serve_forever, daemon=True)
     thread.start()
@@ -142,14 +160,20 @@ def server_fixture() -> Iterator[str]:
         yield served.url
 
 
-def open_page(page: Page, url: str, saved: dict[str, Any] | None = None) -> Page:
-    """The page at ``url`` with localStorage holding ``saved`` (or nothing), ready to play."""
+def open_page(
+    page: Page, url: str, saved: dict[str, Any] | None = None, *, settled: bool = True
+) -> Page:
+    """The page at ``url`` with localStorage holding ``saved`` (or nothing), ready to play;
+    with ``settled=False``, as soon as its document has arrived (its resources may not have)."""
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(url + "api/levels")  # the same origin, without a page that would save a game
     page.evaluate(
         "([key, value]) => { localStorage.clear(); if (value) localStorage.setItem(key, value); }",
         [STORAGE_KEY, json.dumps(saved) if saved is not None else None],
     )
+    if not settled:
+        page.goto(url, wait_until="commit")
+        return page
     page.goto(url)
     wait_settled(page)
     return page
@@ -250,76 +274,69 @@ def drag_move(page: Page, origin: str, target: str, button: str = "left") -> Non
     page.mouse.up(button=button)  # type: ignore[arg-type]
 
 
+PIECE_ON_JS = """(square) => {
+  const pieces = [...document.querySelectorAll('#app cg-board piece')];
+  const piece = pieces.find((p) => p.cgKey === square && !p.classList.contains('ghost')
+    && !p.classList.contains('fading'));
+  if (!piece) return null;
+  const color = ['white', 'black'].find((c) => piece.classList.contains(c));
+  const role = ['king', 'queen', 'rook', 'bishop', 'knight', 'pawn']
+    .find((r) => piece.classList.contains(r));
+  return `${color} ${role}`;
+}"""
+"""The piece chessground draws on a square, as "white knight", or null."""
+SQUARES_WITH_JS = """(cls) => [...document.querySelectorAll(`#app cg-board square.${cls}`)]
+  .filter((s) => s.style.display !== 'none').map((s) => s.cgKey).sort()"""
+"""The squares chessground marks with a class, sorted; it hides the marks it no longer needs
+rather than removing them."""
+PLACEMENT_JS = "() => window.ferrochessPlay.board.ground.getFen()"
+"""The piece placement the board shows, as chessground writes it (a FEN's first field)."""
+
+
 def piece_on(page: Page, square: str) -> str | None:
     """The piece chessground draws on ``square``, as "white knight", or None."""
-    found = page.evaluate(
-        """(square) => {
-          const pieces = [...document.querySelectorAll('#app cg-board piece')];
-          const piece = pieces.find((p) => p.cgKey === square && !p.classList.contains('ghost')
-            && !p.classList.contains('fading'));
-          if (!piece) return null;
-          const color = ['white', 'black'].find((c) => piece.classList.contains(c));
-          const role = ['king', 'queen', 'rook', 'bishop', 'knight', 'pawn']
-            .find((r) => piece.classList.contains(r));
-          return `${color} ${role}`;
-        }""",
-        square,
-    )
+    found = page.evaluate(PIECE_ON_JS, square)
     return None if found is None else str(found)
 
 
-def eventually(read: Callable[[], T], expected: T, seconds: float = 5.0) -> T:
-    """``read()`` once it equals ``expected`` (chessground draws on the next animation frame, and
-    animates moves), or its last value after ``seconds``; the caller asserts on it."""
-    deadline = time.monotonic() + seconds
-    value = read()
-    while value != expected and time.monotonic() < deadline:
-        time.sleep(0.05)
-        value = read()
-    return value
-
-
-def wait_until(condition: Callable[[], bool], seconds: float = 5.0) -> bool:
-    """Whether ``condition()`` became true within ``seconds`` (checked every 50 ms)."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(0.05)
-    return True
+def shown(page: Page, function: str, arg: Any, expected: Any, timeout_ms: float = DRAWN_MS) -> Any:
+    """The page's ``function(arg)`` (JavaScript, returning JSON) once it equals ``expected``, or
+    its value after ``timeout_ms`` without it (the caller asserts on it). Playwright evaluates it
+    on every animation frame, so it sees the board as soon as chessground has drawn it."""
+    try:
+        page.wait_for_function(
+            f"([arg, expected]) => JSON.stringify(({function})(arg)) === expected",
+            arg=[arg, json.dumps(expected, separators=(",", ":"))],
+            timeout=timeout_ms,
+        )
+    except playwright_sync.TimeoutError:
+        pass
+    return page.evaluate(function, arg)
 
 
 def squares_with(page: Page, css_class: str) -> set[str]:
-    """The squares chessground marks with ``css_class`` (move-dest, last-move, check, ...); it
-    hides the marks it no longer needs rather than removing them."""
-    keys = page.evaluate(
-        "(cls) => [...document.querySelectorAll(`#app cg-board square.${cls}`)]"
-        "  .filter((s) => s.style.display !== 'none').map((s) => s.cgKey)",
-        css_class,
-    )
-    return set(keys)
+    """The squares chessground marks with ``css_class`` (move-dest, last-move, check, ...)."""
+    return set(page.evaluate(SQUARES_WITH_JS, css_class))
 
 
 def expect_piece(page: Page, square: str, piece: str | None) -> None:
     """Asserts that chessground shows ``piece`` ("white pawn", or None) on ``square`` once it
     has drawn."""
-    shown = eventually(lambda: piece_on(page, square), piece)
-    assert shown == piece, f"{square} shows {shown!r}, not {piece!r}"
+    found = shown(page, PIECE_ON_JS, square, piece)
+    assert found == piece, f"{square} shows {found!r}, not {piece!r}"
 
 
 def expect_squares(page: Page, css_class: str, squares: set[str]) -> None:
     """Asserts that chessground marks exactly ``squares`` with ``css_class`` once it has drawn."""
-    shown = eventually(lambda: squares_with(page, css_class), squares)
-    assert shown == squares, f"{css_class}: {sorted(shown)}, not {sorted(squares)}"
+    found = set(shown(page, SQUARES_WITH_JS, css_class, sorted(squares)))
+    assert found == squares, f"{css_class}: {sorted(found)}, not {sorted(squares)}"
 
 
 def expect_placement(page: Page, fen: str) -> None:
     """Asserts that the board shows the piece placement of ``fen`` (as chessground writes it)."""
     placement = fen.split(" ")[0]
-    shown = eventually(
-        lambda: page.evaluate("window.ferrochessPlay.board.ground.getFen()"), placement
-    )
-    assert shown == placement, f"the board shows {shown}, not {placement}"
+    found = shown(page, PLACEMENT_JS, None, placement)
+    assert found == placement, f"the board shows {found}, not {placement}"
 
 
 def load_fen(page: Page, fen: str) -> None:

@@ -1,7 +1,9 @@
 """Guards interrupting a search: SIGINT (Ctrl-C in a terminal, "interrupt kernel" in Jupyter)
 reaches Python while the search runs with the GIL released, and ends it at once with the handler's
-exception, for Engine.analyse and select_move alike. No timing assertion: a search that ignored the
-signal is ended by a watchdog (or a subprocess timeout), and the test then fails."""
+exception, for Engine.analyse and select_move alike. The signal is sent once the search is seen
+under way (its first iteration's callback; the native call itself, for select_move), never after
+a delay. No timing assertion: a search that ignored the signal is ended by a watchdog (or a
+subprocess timeout), and the test then fails."""
 
 from __future__ import annotations
 
@@ -10,7 +12,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from types import FrameType
 
@@ -21,7 +22,6 @@ from ferrochess import Engine
 from positions import MIDDLEGAME_FEN
 
 WATCHDOG_SECONDS = 60.0  # a failure guard, never a performance assertion
-SIGNAL_DELAY_SECONDS = 0.2
 
 
 class Interrupted(Exception):
@@ -40,25 +40,37 @@ def sigint_raises_interrupted() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def interrupt_during(search: Callable[[], object], stop: Callable[[], None]) -> bool:
-    """Run `search` on this (the main) thread while another thread sends SIGINT to the process;
-    return whether the watchdog had to `stop` the search because the signal did not end it."""
+def interrupt_during(
+    search: Callable[[Callable[[object], None]], object], stop: Callable[[], None]
+) -> bool:
+    """Run ``search(callback)`` on this (the main) thread; once the search calls ``callback``
+    (an iteration is done: the search is under way), another thread sends SIGINT to the process.
+    Return whether the watchdog had to ``stop`` the search because the signal did not end it."""
+    started = threading.Event()
+    finished = threading.Event()
     fired = threading.Event()
+
+    def send() -> None:
+        while not started.wait(1.0):
+            if finished.is_set():
+                return
+        os.kill(os.getpid(), signal.SIGINT)
 
     def watchdog() -> None:
         fired.set()
         stop()
 
-    sender = threading.Timer(SIGNAL_DELAY_SECONDS, os.kill, (os.getpid(), signal.SIGINT))
+    sender = threading.Thread(target=send, daemon=True)
     guard = threading.Timer(WATCHDOG_SECONDS, watchdog)
     sender.start()
     guard.start()
     try:
         with pytest.raises(Interrupted):
-            search()
+            search(lambda _info: started.set())
     finally:
+        finished.set()
         guard.cancel()
-        sender.cancel()
+        sender.join(WATCHDOG_SECONDS)
     return fired.is_set()
 
 
@@ -67,7 +79,11 @@ def test_sigint_ends_engine_analyse() -> None:
     with Engine() as engine:
         board = chess.Board(MIDDLEGAME_FEN)
         limit = chess.engine.Limit(depth=60)
-        assert not interrupt_during(lambda: engine.analyse(board, limit), engine.stop)
+
+        def analyse(callback: Callable[[object], None]) -> object:
+            return engine.analyse(board, limit, callback=callback)
+
+        assert not interrupt_during(analyse, engine.stop)
         # The engine is still usable afterwards.
         move = engine.play(board, chess.engine.Limit(depth=2)).move
         assert move is not None and move in board.legal_moves
@@ -77,10 +93,16 @@ def test_sigint_ends_select_move_with_keyboard_interrupt() -> None:
     # In a child process with Python's own SIGINT handling, as a user pressing Ctrl-C would have it
     # (installed explicitly: a child started from a background job inherits SIGINT ignored).
     # select_move has no stop(): were the signal ignored, the child would run until the timeout.
+    # It has no callback either: the child's profiler says "searching" as the native select_move
+    # is called, and the signal is sent then.
     child = (
         "import signal, sys, ferrochess\n"
         "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-        "print('ready', flush=True)\n"
+        "def calls(frame, event, function):\n"
+        "    if event == 'c_call' and function is ferrochess._core.select_move:\n"
+        "        sys.setprofile(None)\n"
+        "        print('searching', flush=True)\n"
+        "sys.setprofile(calls)\n"
         "try:\n"
         f"    ferrochess.select_move({MIDDLEGAME_FEN!r}, 60)\n"
         "except KeyboardInterrupt:\n"
@@ -91,8 +113,7 @@ def test_sigint_ends_select_move_with_keyboard_interrupt() -> None:
     )
     try:
         assert process.stdout is not None
-        assert process.stdout.readline().strip() == "ready"
-        time.sleep(SIGNAL_DELAY_SECONDS)
+        assert process.stdout.readline().strip() == "searching"
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=WATCHDOG_SECONDS)
     except subprocess.TimeoutExpired:

@@ -31,7 +31,7 @@ import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chess
 import chess.engine
@@ -48,12 +48,19 @@ from ferrochess.notebook import (
     widget_css,
 )
 
+if TYPE_CHECKING:
+    from conftest import Searching
+
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
 MATED = "R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1"
 PROMOTION = "7k/P7/8/8/8/8/8/K7 w - - 0 1"
 FIFTY_MINUS_ONE = "7k/8/8/8/8/8/R7/K7 w - - 99 80"
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 9"
 THINK = 0.5
+LONG_THINK = 30.0
+"""A search that only a cancel ends in time."""
+STOPPED_WITHIN = 2.0
+"""Seconds in which a cancel or close() ends a LONG_THINK search: stopped, not waited for."""
 REPETITION = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"]
 """Twice out and back with both knights: the start position occurs the third time at the end."""
 
@@ -596,13 +603,15 @@ def test_a_review_streams_its_lines_then_ends(comm: Comm) -> None:
 
 
 @needs_anywidget
-def test_a_cancel_gets_through_while_the_engine_searches(engine: Engine) -> None:
-    with play(level=10, book=False, think_time=3.0, engine=engine) as board:
+def test_a_cancel_gets_through_while_the_engine_searches(
+    engine: Engine, searching: Searching
+) -> None:
+    with play(level=10, book=False, think_time=LONG_THINK, engine=engine) as board:
         comm = Comm(board)
         client = board.client_id
-        started = time.monotonic()
         search = comm.send("api/move", {"fen": MIDDLEGAME, "level": 10, "client": client})
-        time.sleep(0.3)
+        searching.wait()
+        started = time.monotonic()
         cancel = comm.send("api/cancel", {"client": client})
         answers = comm.collect(2)
         elapsed = time.monotonic() - started
@@ -610,16 +619,16 @@ def test_a_cancel_gets_through_while_the_engine_searches(engine: Engine) -> None
         assert answers[search]["ok"] is False
         assert answers[search]["status"] == 409
         assert answers[search]["error"] == "the search was cancelled"
-        assert elapsed < 2.0  # the 3-second search was stopped, not waited for
+        assert elapsed < STOPPED_WITHIN  # the 30-second search was stopped, not waited for
 
 
 @needs_anywidget
-def test_the_engine_busy_with_another_client_is_a_503(engine: Engine) -> None:
-    with play(level=10, book=False, think_time=3.0, engine=engine) as board:
+def test_the_engine_busy_with_another_client_is_a_503(engine: Engine, searching: Searching) -> None:
+    with play(level=10, book=False, think_time=LONG_THINK, engine=engine) as board:
         board.service.settings = dataclasses.replace(board.service.settings, busy_wait_seconds=0.1)
         comm = Comm(board)
         search = comm.send("api/move", {"fen": MIDDLEGAME, "level": 10, "client": "first"})
-        time.sleep(0.3)
+        searching.wait()
         busy = comm.answer(comm.send("api/move", {"fen": MIDDLEGAME, "client": "second"}))
         assert busy["ok"] is False and busy["status"] == 503 and busy["field"] is None
         cancel = comm.send("api/cancel", {"client": "first"})
@@ -645,20 +654,22 @@ def test_the_front_end_storage_lives_in_the_kernel(widget: Any) -> None:
 
 
 @needs_anywidget
-def test_close_stops_the_search_and_closes_only_its_own_engine(engine: Engine) -> None:
+def test_close_stops_the_search_and_closes_only_its_own_engine(
+    engine: Engine, searching: Searching
+) -> None:
     board = play(level=1, book=False, think_time=0.3, engine=engine)
     board.close()
     board.close()  # idempotent
     assert not engine.closed
     assert board.backend.submit({"id": 1, "path": "api/levels"}) is None
 
-    own = play(level=10, book=False, think_time=3.0)
+    own = play(level=10, book=False, think_time=LONG_THINK)
     comm = Comm(own)
     search = comm.send("api/move", {"fen": MIDDLEGAME, "client": own.client_id})
-    time.sleep(0.3)
+    searching.wait()
     started = time.monotonic()
     own.close()
-    assert time.monotonic() - started < 2.0
+    assert time.monotonic() - started < STOPPED_WITHIN  # stopped, not waited for
     assert comm.answer(search)["status"] == 409
     assert own.engine.closed
 

@@ -13,10 +13,9 @@ from __future__ import annotations
 import io
 import json
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chess
 import chess.pgn
@@ -28,6 +27,9 @@ from ferrochess.web import create_app
 from ferrochess.web.service import BOOK_THINK_FACTOR, NATURAL_THINK_SECONDS
 from flask import Flask
 from flask.testing import FlaskClient
+
+if TYPE_CHECKING:
+    from conftest import Searching
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
 
@@ -376,7 +378,7 @@ def test_judge_says_how_good_a_try_is(client: FlaskClient) -> None:
     assert illegal.status_code == 400 and illegal.json["field"] == "move"
 
 
-def test_cancel_frees_the_engine_at_once() -> None:
+def test_cancel_frees_the_engine_at_once(searching: Searching) -> None:
     """A client's cancel (takeback, new game, reload, closing the tab) stops its search: the one
     engine is free again for the next request instead of searching on for seconds (503s)."""
     app = create_app({
@@ -388,7 +390,7 @@ def test_cancel_frees_the_engine_at_once() -> None:
     body = {"moves": ["e2e4"], "level": 10, "book": False, "client": "tab-1"}
     search = threading.Thread(target=lambda: answers.append(client.post("/api/move", json=body)))
     search.start()
-    wait_until_busy(app)
+    searching.wait()
     assert post(client, "/api/cancel", {"client": "tab-1"}).json == {"cancelled": True}
     search.join(30)
     assert answers[0].status_code == 409 and "cancelled" in answers[0].json["error"]
@@ -400,7 +402,7 @@ def test_cancel_frees_the_engine_at_once() -> None:
     app.extensions["ferrochess_pool"].close()
 
 
-def test_a_client_runs_one_search_at_a_time() -> None:
+def test_a_client_runs_one_search_at_a_time(searching: Searching) -> None:
     """A new search from the same client stops its previous one (the server-side limit)."""
     app = create_app({
         "TESTING": True, "FERROCHESS_ENGINES": 2, "FERROCHESS_MAX_THINK_SECONDS": 60.0,
@@ -411,22 +413,12 @@ def test_a_client_runs_one_search_at_a_time() -> None:
     body = {"moves": ["e2e4"], "level": 10, "book": False, "client": "tab-2"}
     first = threading.Thread(target=lambda: answers.append(client.post("/api/move", json=body)))
     first.start()
-    wait_until_busy(app)
+    searching.wait()
     second = client.post("/api/move", json={**body, "level": 1})
     first.join(30)
     assert answers[0].status_code == 409
     assert second.status_code == 200 and second.json["level"] == 1
     app.extensions["ferrochess_pool"].close()
-
-
-def wait_until_busy(app: Flask) -> None:
-    """Until a request has borrowed one of the pool's engines."""
-    pool = app.extensions["ferrochess_pool"]
-    deadline = time.monotonic() + 30
-    while pool.free() == pool.size:
-        assert time.monotonic() < deadline, "no search started"
-        time.sleep(0.01)
-    time.sleep(0.1)  # let the search itself start
 
 
 def test_pgn_has_headers_and_moves(client: FlaskClient) -> None:
@@ -619,7 +611,6 @@ def test_ferrochess_play_serves_the_page() -> None:
     import socket
     import subprocess
     import sys
-    import time
     import urllib.request
 
     with socket.socket() as probe:
@@ -630,16 +621,25 @@ def test_ferrochess_play_serves_the_page() -> None:
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
+    # The server's log (stderr) says " * Running on <address>" once it listens; it is read to
+    # the end meanwhile, so that the requests' lines never fill the pipe.
+    log: list[str] = []
+    listening = threading.Event()
+
+    def read_log() -> None:
+        assert server.stderr is not None
+        for line in server.stderr:
+            log.append(line)
+            if f"Running on {base}" in line:
+                listening.set()
+        listening.set()  # the server ended
+
+    reader = threading.Thread(target=read_log, daemon=True)
+    reader.start()
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                page = urllib.request.urlopen(f"{base}/", timeout=5).read()
-                break
-            except OSError:
-                assert server.poll() is None, server.communicate()
-                assert time.monotonic() < deadline, "the page did not come up in 60 s"
-                time.sleep(0.2)
+        assert listening.wait(60), f"the page did not come up in 60 s: {''.join(log)}"
+        assert server.poll() is None, "".join(log)
+        page = urllib.request.urlopen(f"{base}/", timeout=30).read()
         assert b"<html" in page.lower()
         request = urllib.request.Request(
             f"{base}/api/move",
@@ -650,5 +650,8 @@ def test_ferrochess_play_serves_the_page() -> None:
         assert answer["state"]["moves"][0] == "e2e4" and len(answer["state"]["moves"]) == 2
     finally:
         server.terminate()
-        output, _ = server.communicate(timeout=30)
+        server.wait(30)
+        reader.join(30)
+        assert server.stdout is not None
+        output = server.stdout.read()
     assert f"http://127.0.0.1:{port}/" in output

@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 from browser_helpers import (
+    DRAWN_MS,
+    SQUARES_WITH_JS,
     START_FEN,
     Page,
     banner,
@@ -21,7 +23,7 @@ from browser_helpers import (
     click_move,
     click_square,
     drag_move,
-    eventually,
+    expect,
     expect_piece,
     expect_placement,
     expect_squares,
@@ -33,8 +35,8 @@ from browser_helpers import (
     saved_game,
     server_fixture,  # noqa: F401 - a fixture
     shot,
+    shown,
     square_center,
-    squares_with,
     state,
     wait_moves,
     wait_settled,
@@ -43,13 +45,21 @@ from browser_helpers import (
 
 
 def test_the_board_is_chessground_and_ready_after_its_piece_images(page: Page, server: str) -> None:
-    # The piece set arrives late: the page must not say it is ready before the pieces are drawn.
-    def slow_pieces(route: Any) -> None:
-        page.wait_for_timeout(800)
-        route.continue_()
+    # The piece set arrives late: held back until the rest of the page is there (its document
+    # parsed). Until it comes the page must not say it is ready.
+    held: list[Any] = []
 
-    page.route("**/chessground.cburnett.css", slow_pieces)
-    open_page(page, server)
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    page.route("**/chessground.cburnett.css", hold)
+    with page.expect_request("**/chessground.cburnett.css"):
+        open_page(page, server, settled=False)
+    page.wait_for_function("document.readyState !== 'loading'")
+    assert len(held) == 1, "the piece set is held back"
+    assert state(page) == "loading" and page.locator("#app cg-board piece").count() == 0
+    held[0].continue_()
+    wait_settled(page)
     assert page.locator("#app .cg-wrap cg-board").count() == 1
     assert page.locator("#app cg-board piece").count() == 32
     assert page.get_attribute("#app .board-wrap", "data-pieces") == "ready"
@@ -69,7 +79,7 @@ def test_a_click_shows_the_legal_destinations_and_plays_the_move(play: Page) -> 
     wait_moves(play, 2)
     assert moves(play)[0] == "Nf3"
     expect_piece(play, "f3", "white knight")
-    assert eventually(lambda: len(squares_with(play, "last-move")), 2) == 2
+    assert shown(play, f"(cls) => ({SQUARES_WITH_JS})(cls).length", "last-move", 2) == 2
 
 
 def test_a_drag_plays_the_move(play: Page) -> None:
@@ -132,13 +142,10 @@ def test_a_premove_is_played_when_the_engine_has_replied(play: Page) -> None:
             held.append(route)
 
     play.route("**/api/move", hold_the_first)
-    click_move(play, "e2", "e4")
+    with play.expect_request("**/api/move"):  # the engine is asked to move; held until released
+        click_move(play, "e2", "e4")
     play.wait_for_function("window.ferrochessPlay.game.phase === 'thinking'")
-    for _ in range(200):  # the engine's request arrives and is held until the premove is set
-        if held:
-            break
-        play.wait_for_timeout(50)
-    assert held, "the engine was asked to move"
+    assert held, "the engine's request is held"
     click_move(play, "d2", "d4")  # during the engine's turn: a premove
     expect_squares(play, "current-premove", {"d2", "d4"})
     assert moves(play) == ["e4"]
@@ -151,7 +158,7 @@ def test_a_premove_is_played_when_the_engine_has_replied(play: Page) -> None:
 def test_arrows_are_drawn_by_right_drag(play: Page) -> None:
     drag_move(play, "g1", "f3", button="right")
     arrows = play.locator("#app .cg-shapes g[cgHash]")
-    assert eventually(arrows.count, 1) == 1
+    expect(arrows).to_have_count(1, timeout=DRAWN_MS)
     assert moves(play) == [], "a drawn arrow is not a move"
     shot(play, "04-arrow")
 

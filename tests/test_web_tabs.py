@@ -8,6 +8,7 @@ with a button. Skips without Chromium or Playwright."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from browser_helpers import (
@@ -16,7 +17,6 @@ from browser_helpers import (
     Served,
     chromium_fixture,  # noqa: F401 - fixtures
     click_move,
-    eventually,
     game_value,
     moves,
     open_page,
@@ -24,10 +24,13 @@ from browser_helpers import (
     shot,
     wait_moves,
     wait_state,
-    wait_until,
 )
 
+if TYPE_CHECKING:
+    from conftest import Searching
+
 LONG_SEARCH_SECONDS = 8.0
+TIMEOUT = 30.0
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +46,7 @@ def one_engine() -> Iterator[Served]:
         yield served
 
 
-def start_a_long_search(page: Page, served: Served) -> str:
+def start_a_long_search(page: Page, served: Served, searching: Searching) -> str:
     """The page plays 1.e4 at full strength without the book; returns once the server's only
     engine is searching for the reply. Returns the page's client id."""
     page.select_option('#app [data-role="level"]', "10")
@@ -52,7 +55,8 @@ def start_a_long_search(page: Page, served: Served) -> str:
     wait_state(page, "ready")
     click_move(page, "e2", "e4")
     page.wait_for_function("window.ferrochessPlay.game.phase === 'thinking'")
-    assert eventually(served.free_engines, 0) == 0, "the search has started"
+    searching.wait()
+    assert served.free_engines() == 0, "the only engine searches"
     return str(game_value(page, "game.clientId"))
 
 
@@ -78,19 +82,19 @@ def close(page: Page) -> None:
     "leave", [takeback, new_game, reload, close], ids=["takeback", "new-game", "reload", "close"]
 )
 def test_leaving_a_search_cancels_it_on_the_server(
-    page: Page, one_engine: Served, leave: Callable[[Page], None]
+    page: Page, one_engine: Served, leave: Callable[[Page], None], searching: Searching
 ) -> None:
     open_page(page, one_engine.url)
     one_engine.requests.clear()
-    client = start_a_long_search(page, one_engine)
+    client = start_a_long_search(page, one_engine, searching)
     leave(page)
-    # The search ends long before its limit: its request is answered "cancelled" (409).
-    wait_until(lambda: bool(one_engine.answered("/api/move")), LONG_SEARCH_SECONDS / 2)
-    searches = one_engine.answered("/api/move")
+    # The search ends long before its limit: its request is answered "cancelled" (409), and the
+    # cancel is answered once the search has ended.
+    searches = one_engine.wait_answered("/api/move", LONG_SEARCH_SECONDS / 2)
     assert searches, "the search was not stopped"
     body, status = searches[0]
     assert status == 409 and body["client"] == client
-    cancels = [body for body, _status in one_engine.answered("/api/cancel")]
+    cancels = [body for body, _status in one_engine.wait_answered("/api/cancel", TIMEOUT)]
     assert {"client": client} in cancels
 
 
