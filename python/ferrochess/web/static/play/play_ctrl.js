@@ -1,0 +1,370 @@
+// The play UI's controller (lichess's ui/analyse ctrl.ts): it owns the state around the game and
+// every module that acts on it: the board (board.js), the game and its machine (game.js), the
+// review (review.js), the store (persist.js). It hears the game's changes and the user's actions,
+// changes its state, and tells the view (play_view.js) and the settings form (settings.js) what to
+// draw; it draws nothing itself.
+//
+// Its state: the levels the server lists, the ply shown while stepping through the game (null: the
+// live position), the user's show-engine choice for this game (null: the level's default), the
+// board's orientation, the evaluation bar's score (kept across book moves), the plies the sounds
+// were played for, and the game another tab took (while this one is stale).
+
+import { createBoard } from "./board.js";
+import { PlayGame, START_FEN, describeError, other } from "./game.js";
+import { GameStore } from "./persist.js";
+import { PlayView } from "./play_view.js";
+import { Review } from "./review.js";
+import { SettingsForm } from "./settings.js";
+import { soundOfSan } from "./sounds.js";
+
+const TICK_MS = 100;
+
+export class PlayCtrl {
+  /**
+   * @param {object} options
+   * @param {HTMLElement} options.root the play UI's root; @param {object} options.ui its elements
+   * @param {object} options.transport request/stream/cancel; @param {string} options.clientId
+   * @param {object} options.sounds sounds.js's Sounds
+   * @param {object} options.store persist.js's options: storage, key, syncTabs
+   */
+  constructor({ root, ui, transport, clientId, sounds, store }) {
+    this.transport = transport;
+    this.clientId = clientId;
+    this.sounds = sounds;
+    this.levels = [];
+    this.viewPly = null;
+    this.showEngine = null;
+    this.orientation = "white";
+    this.piecesReady = false;
+    this.soundedPlies = null; // null before the first position
+    this.lastScore = null;
+    this.staleSaved = null;
+    this.destroyed = false;
+    this.board = createBoard(ui.board, { onMove: (uci) => this.boardMove(uci) });
+    this.game = new PlayGame({ transport, clientId, onChange: (what) => this.changed(what) });
+    const game = this.game;
+    this.review = new Review({
+      container: ui.review,
+      transport,
+      board: this.board,
+      clientId,
+      getGame: () => ({ fen: game.fen, moves: game.moves.slice(), human: game.human, end: game.end }),
+      onJump: (ply) => this.showPly(ply),
+      onDone: () => this.showLive(),
+      onState: (state) => this.reviewChanged(state),
+    });
+    this.previousPhase = game.phase;
+    this.view = new PlayView(root, ui, this);
+    this.form = new SettingsForm(ui, this);
+    this.store = new GameStore({ ...store, owner: clientId, onOtherTab: (saved) => this.#otherTab(saved) });
+    this.ticker = null;
+  }
+
+  // --- what the game tells us -------------------------------------------------------------------
+
+  changed(what) {
+    if (this.destroyed) return;
+    if (what === "phase") this.#phaseChanged();
+    if (what === "position") this.#positionChanged();
+    if (what === "engine") this.#engineReplied();
+    if (what === "message") this.view.renderMessage();
+    if (what === "clock") this.view.renderClocks();
+    this.save();
+    this.view.renderControls();
+  }
+
+  #phaseChanged() {
+    const phase = this.game.phase;
+    const previous = this.previousPhase;
+    if (phase === "over" && (previous === "ready" || previous === "thinking")) {
+      this.sounds.play("end");
+      this.showEngine = null; // on after the game
+    }
+    if (phase === "stale") this.view.renderStale();
+    this.previousPhase = phase;
+    this.view.renderState();
+    this.view.renderBanner();
+    this.view.renderEngineDisplay();
+    if (phase !== "learning" && phase !== "reviewing" && phase !== "reviewed") this.view.renderBoard();
+  }
+
+  #positionChanged() {
+    const state = this.game.state;
+    if (!state) return;
+    this.viewPly = null;
+    if (this.soundedPlies !== null && state.moves.length === this.soundedPlies + 1) {
+      this.sounds.play(soundOfSan(state.san[state.san.length - 1]));
+    }
+    this.soundedPlies = state.moves.length;
+    this.view.renderBoard();
+    this.view.renderMovesList();
+    this.view.renderBanner();
+    this.view.renderOpening(state);
+    this.view.renderFen(state.fen);
+  }
+
+  #engineReplied() {
+    const reply = this.game.reply;
+    if (reply && reply.source !== "book" && reply.score) this.lastScore = reply.score;
+    this.view.renderEngineDisplay();
+  }
+
+  /** The review's machine moved to `state`: the game's machine follows. */
+  reviewChanged(state) {
+    const game = this.game;
+    const map = {
+      analysing: ["review"],
+      reviewed: ["reviewed", "learned"],
+      learning: ["learn"],
+      idle: ["stopped"],
+      cancelled: ["stopped"],
+      error: ["stopped"],
+    };
+    for (const event of map[state] || []) {
+      if (game.can(event) && !["load", "superseded"].includes(event) && game.phase !== "loading") {
+        game.fire(event);
+        return;
+      }
+    }
+  }
+
+  /** Whether the engine panel and the evaluation bar show. */
+  engineVisible() {
+    if (this.showEngine !== null) return this.showEngine;
+    const over = !["loading", "ready", "thinking", "error", "stale"].includes(this.game.phase);
+    // Full strength is the strongest level the server lists (no number copied from the core).
+    return over || (this.levels.length > 0 && this.levels.every((level) => level.number <= this.game.level));
+  }
+
+  // --- stepping through the game -------------------------------------------------------------------
+
+  boardMove(uci) {
+    if (this.viewPly !== null || this.game.phase !== "ready") return;
+    this.game.playHuman(uci);
+  }
+
+  /** Shows the position after `ply` plies (stepping through the game); the live one at the end. */
+  showPly(ply) {
+    const { game } = this;
+    const state = game.state;
+    if (!state || !state.positions) return;
+    const last = state.positions.length - 1;
+    const target = Math.max(0, Math.min(last, ply));
+    if (target === last && ["ready", "thinking", "over"].includes(game.phase)) {
+      this.showLive();
+      return;
+    }
+    this.viewPly = target;
+    this.view.renderPast(state.positions[target]);
+    this.view.renderMovesList();
+    this.view.renderControls();
+    if (this.review && ["reviewing", "reviewed"].includes(game.phase)) this.review.select(target);
+  }
+
+  showLive() {
+    this.viewPly = null;
+    if (this.review && this.game.phase === "reviewed") this.review.select(null); // its highlight and arrow go
+    this.board.arrows([]);
+    if (this.game.state) this.view.renderFen(this.game.state.fen);
+    this.view.renderBoard();
+    this.view.renderMovesList();
+    this.view.renderControls();
+  }
+
+  step(delta) {
+    const state = this.game.state;
+    if (!state || !state.positions || this.game.phase === "learning") return;
+    const current = this.viewPly === null ? state.positions.length - 1 : this.viewPly;
+    this.showPly(current + delta);
+  }
+
+  stepTo(ply) {
+    if (!this.game.state || this.game.phase === "learning") return;
+    this.showPly(ply);
+  }
+
+  // --- the user's choices ------------------------------------------------------------------------
+
+  /** The level applies from the engine's next move; the show-engine default follows it. */
+  setLevel(level) {
+    this.game.level = level;
+    this.save();
+    this.view.renderEngineDisplay();
+    this.view.renderControls();
+  }
+
+  setBook(book) {
+    this.game.book = book;
+    this.save();
+  }
+
+  setShowEngine(show) {
+    this.showEngine = show;
+    this.save();
+    this.view.renderEngineDisplay();
+  }
+
+  flip() {
+    this.orientation = other(this.orientation);
+    this.board.setOrientation(this.orientation);
+    this.save();
+    this.view.renderControls();
+  }
+
+  takeback() {
+    this.review.cancel();
+    this.board.cancelPremove();
+    this.game.takeback();
+  }
+
+  resign() {
+    this.board.cancelPremove();
+    this.game.resign();
+  }
+
+  newGame(fen = START_FEN, human = null) {
+    this.#beforeNewGame();
+    const chosen = this.form.read();
+    if (human) chosen.human = human;
+    this.orientation = chosen.human;
+    const started = this.game.start({ fen, ...chosen });
+    this.form.show(this.game);
+    return started;
+  }
+
+  rematch() {
+    const { game } = this;
+    this.#beforeNewGame();
+    const human = other(game.human);
+    this.orientation = human;
+    const started = game.start({
+      fen: game.fen,
+      human,
+      level: game.level,
+      book: game.book,
+      timeControl: game.timeControl,
+    });
+    this.form.show(game);
+    return started;
+  }
+
+  #beforeNewGame() {
+    this.review.cancel();
+    this.viewPly = null;
+    this.showEngine = null;
+    this.lastScore = null;
+    this.soundedPlies = null;
+    this.board.arrows([]);
+  }
+
+  /** The server's State of a FEN typed in (rejects with its reason). */
+  describe(fen) {
+    return this.transport.request("api/state", { fen, moves: [] });
+  }
+
+  /** The game's PGN from the server (`{pgn, filename}`), or null when it refused (it says why). */
+  async pgn() {
+    const { game } = this;
+    const names = game.human === "white" ? ["You", `ferrochess level ${game.level}`] : [`ferrochess level ${game.level}`, "You"];
+    try {
+      return await this.transport.request("api/pgn", { ...game.body(), white: names[0], black: names[1] });
+    } catch (error) {
+      game.say(`No PGN: ${describeError(error)}`, "error");
+      return null;
+    }
+  }
+
+  // --- saving, and other tabs --------------------------------------------------------------------
+
+  save() {
+    if (this.game.phase === "stale" || this.destroyed) return;
+    this.store.save({ game: this.game.toJSON(), orientation: this.orientation, showEngine: this.showEngine });
+  }
+
+  #otherTab(saved) {
+    if (this.game.phase === "stale") return;
+    this.staleSaved = saved;
+    this.review.cancel();
+    this.game.supersede();
+  }
+
+  /** "Play here": this tab takes the game back, as the other tab left it. */
+  takeOver() {
+    return this.#restoreFrom(this.store.read() || this.staleSaved);
+  }
+
+  #restoreFrom(saved) {
+    const { game } = this;
+    if (saved && saved.game && game.restore(saved.game)) {
+      this.orientation = saved.orientation === "black" ? "black" : saved.orientation === "white" ? "white" : game.human;
+      this.showEngine = typeof saved.showEngine === "boolean" ? saved.showEngine : null;
+      this.form.show(game);
+      this.soundedPlies = null;
+      return game.load({ restoring: true });
+    }
+    return this.newGame();
+  }
+
+  // --- start and end -------------------------------------------------------------------------------
+
+  /** The clocks tick, and a flag falls, from here on. */
+  startTicking() {
+    this.ticker = setInterval(() => this.#tick(), TICK_MS);
+  }
+
+  /** The levels (from `options` or the server), the host's presets, then the saved game or a new
+   * one. */
+  async start(options) {
+    let answer = options.levels || null;
+    if (!answer) {
+      try {
+        answer = await this.transport.request("api/levels");
+      } catch (error) {
+        this.game.say(`Could not load the levels. ${describeError(error)}`, "error",
+          { label: "Try again", run: () => this.start(options) });
+        if (this.game.can("failed")) this.game.fire("failed");
+        return;
+      }
+    }
+    this.levels = answer.levels;
+    const first = Number.isInteger(options.level) && this.levels.some((level) => level.number === options.level)
+      ? options.level : answer.default;
+    this.form.setLevels(this.levels, first);
+    this.game.level = first;
+    this.form.preset(options);
+    if (typeof options.book === "boolean") this.game.book = options.book;
+    const saved = this.store.read();
+    if (saved && saved.game) {
+      await this.#restoreFrom(saved);
+    } else {
+      await this.newGame(typeof options.fen === "string" && options.fen ? options.fen : START_FEN);
+    }
+  }
+
+  #tick() {
+    const clock = this.game.clock;
+    if (!clock || clock.running === null) return;
+    this.view.renderClocks();
+    const flagged = clock.flagged();
+    if (flagged && (this.game.phase === "ready" || this.game.phase === "thinking")) {
+      this.board.cancelPremove();
+      this.game.flag(flagged);
+    }
+  }
+
+  /** The pieces are decoded and the first position drawn. */
+  ready() {
+    this.piecesReady = true;
+    this.view.renderState();
+  }
+
+  destroy() {
+    if (["thinking", "reviewing"].includes(this.game.phase)) this.transport.cancel(this.clientId);
+    this.destroyed = true;
+    clearInterval(this.ticker);
+    this.store.close();
+    this.review.cancel();
+    this.game.epoch += 1;
+    this.board.destroy();
+  }
+}

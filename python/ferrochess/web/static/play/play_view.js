@@ -1,0 +1,271 @@
+// The play UI's view: draws the controller's state (play_ctrl.js) into layout.js's elements and
+// onto the board (the board itself is board.js's), and hands each click to the controller. The
+// drawing functions are panels.js's; nothing here decides anything about the game.
+
+import { describeError } from "./game.js";
+import {
+  bannerWords,
+  el,
+  firstMoveNumber,
+  levelLabel,
+  renderClock,
+  renderEngine,
+  renderEvalBar,
+  renderMoves,
+} from "./panels.js";
+
+export class PlayView {
+  /** @param {HTMLElement} root @param {object} ui layout.js's elements @param {object} ctrl */
+  constructor(root, ui, ctrl) {
+    this.root = root;
+    this.ui = ui;
+    this.ctrl = ctrl;
+    this.#wire();
+  }
+
+  renderState() {
+    this.root.dataset.state = this.ctrl.piecesReady ? this.ctrl.game.phase : "loading";
+  }
+
+  /** The game's position, movable when it is live (the ply shown instead, if one is). */
+  renderBoard() {
+    const { game, board } = this.ctrl;
+    const state = game.state;
+    if (!state) return;
+    const phase = game.phase;
+    if (phase === "learning") return; // review.js has the board
+    if (this.ctrl.viewPly !== null) {
+      this.ctrl.showPly(this.ctrl.viewPly);
+      return;
+    }
+    // While the human's move is being checked, the board already shows it: leave it.
+    if (phase === "thinking" && state.turn === game.human) return;
+    const live = phase === "ready" || phase === "thinking";
+    board.show({
+      fen: state.fen,
+      orientation: this.ctrl.orientation,
+      turn: state.turn,
+      dests: state.dests,
+      legalMoves: state.legal_moves,
+      lastMove: state.last_move,
+      check: state.check,
+      movable: live ? game.human : null,
+      premovable: live,
+    });
+    if (phase === "ready" && board.hasPremove()) board.playPremove();
+  }
+
+  /** A position of the game's past (a State's `positions` entry), not movable. */
+  renderPast(position) {
+    const board = this.ctrl.board;
+    board.cancelPremove();
+    board.show({
+      fen: position.fen,
+      orientation: this.ctrl.orientation,
+      turn: position.turn,
+      dests: null,
+      legalMoves: [],
+      lastMove: position.last_move,
+      check: position.check,
+      movable: null,
+      premovable: false,
+    });
+    this.ui.fenOutput.value = position.fen;
+  }
+
+  renderFen(fen) {
+    this.ui.fenOutput.value = fen;
+  }
+
+  renderOpening(state) {
+    this.ui.opening.textContent = state.opening ? `${state.opening.eco} · ${state.opening.name}` : "";
+  }
+
+  renderMovesList() {
+    const { game, viewPly } = this.ctrl;
+    renderMoves(this.ui.moves, game.state, {
+      activePly: viewPly === null ? (game.state ? game.state.moves.length : null) : viewPly,
+      onSelect: (ply) => this.ctrl.stepTo(ply),
+    });
+  }
+
+  renderEngineDisplay() {
+    const ui = this.ui;
+    const visible = this.ctrl.engineVisible();
+    ui.engineToggle.checked = visible;
+    const { game } = this.ctrl;
+    const state = game.state;
+    const reply = game.reply;
+    const plyBefore = reply ? reply.state.moves.length - 1 : 0;
+    renderEngine(ui.engine, reply, {
+      visible,
+      plyBefore,
+      firstNumber: state ? firstMoveNumber(state) : 1,
+      blackFirst: Boolean(state && state.positions[0].turn === "black"),
+    });
+    renderEvalBar(ui.evalBar, ui.evalFill, this.ctrl.lastScore, visible);
+  }
+
+  renderBanner() {
+    const { ui } = this;
+    const { game } = this.ctrl;
+    const state = game.state;
+    const over = state && state.status.over && !["loading", "ready", "thinking"].includes(game.phase);
+    ui.banner.hidden = !over;
+    ui.afterGame.hidden = !over;
+    if (!over) return;
+    const engineMoved = state.positions.slice(1).some((position) => position.turn === game.human);
+    const words = bannerWords(state.status, {
+      human: game.human,
+      engineMoved,
+      movesPlayed: state.moves.length,
+    });
+    ui.banner.replaceChildren(
+      el("strong", { class: "result" }, words.headline),
+      el("span", { class: "reason" }, words.detail),
+      words.who ? el("span", { class: "who" }, words.who) : null,
+    );
+    ui.banner.dataset.termination = state.status.termination || "";
+  }
+
+  renderMessage() {
+    const box = this.ui.message;
+    const message = this.ctrl.game.message;
+    box.replaceChildren();
+    box.hidden = !message;
+    if (!message) return;
+    box.dataset.kind = message.kind;
+    box.append(el("span", {}, message.text));
+    if (message.action) {
+      const button = el("button", { type: "button", "data-action": "retry" }, message.action.label);
+      button.addEventListener("click", () => message.action.run());
+      box.append(" ", button);
+    }
+  }
+
+  renderPlayers() {
+    const { ui } = this;
+    const { game, levels, orientation } = this.ctrl;
+    const level = levels.find((entry) => entry.number === game.level);
+    const engineName = `ferrochess · level ${game.level}`;
+    const top = orientation === game.human ? "engine" : "human";
+    const fill = (player, who) => {
+      const color = who === "human" ? game.human : game.engineColor;
+      player.root.dataset.player = who;
+      player.root.dataset.color = color;
+      player.name.textContent = who === "human" ? "You" : engineName;
+      player.detail.textContent = who === "engine" && level ? levelLabel(level).replace(/^\d+ · /, "") : "";
+    };
+    fill(ui.top, top);
+    fill(ui.bottom, top === "engine" ? "human" : "engine");
+    this.renderClocks();
+  }
+
+  renderClocks() {
+    const { game } = this.ctrl;
+    const clock = game.clock;
+    const now = Date.now();
+    for (const player of [this.ui.top, this.ui.bottom]) {
+      const color = player.root.dataset.color;
+      if (!color) continue;
+      renderClock(player.clock, clock ? clock.remaining(color, now) : 0, {
+        running: Boolean(clock && clock.running === color),
+        shown: Boolean(clock),
+      });
+      player.thinking.hidden = !(game.phase === "thinking" && player.root.dataset.player === "engine"
+        && game.state && game.state.turn !== game.human);
+    }
+  }
+
+  renderControls() {
+    const { ui } = this;
+    const { game, viewPly } = this.ctrl;
+    const phase = game.phase;
+    const live = phase === "ready" || phase === "thinking";
+    ui.buttons.takeback.disabled = game.takebackCount() === 0;
+    ui.buttons.draw.disabled = phase !== "ready";
+    ui.buttons.resign.disabled = !live;
+    ui.inGame.hidden = !live;
+    ui.backToLive.hidden = viewPly === null || game.phase === "learning";
+    ui.buttons.review.hidden = !["over", "reviewed"].includes(phase) || !game.state || !game.state.moves.length;
+    this.renderPlayers();
+  }
+
+  renderStale() {
+    this.ui.stale.hidden = this.ctrl.game.phase !== "stale";
+  }
+
+  // --- what the user does ------------------------------------------------------------------------
+
+  #wire() {
+    const { ui, ctrl } = this;
+    const wire = (button, run) => button.addEventListener("click", run);
+    wire(ui.buttons.newGame, () => ctrl.newGame());
+    wire(ui.buttons.rematch, () => ctrl.rematch());
+    wire(ui.buttons.newGameAfter, () => ctrl.newGame());
+    wire(ui.buttons.takeback, () => ctrl.takeback());
+    wire(ui.buttons.resign, () => ctrl.resign());
+    wire(ui.buttons.draw, () => ctrl.game.offerDraw());
+    wire(ui.buttons.flip, () => ctrl.flip());
+    wire(ui.buttons.review, () => ctrl.review.open());
+    wire(ui.buttons.pgn, () => this.#downloadPgn());
+    wire(ui.copyFen, () => this.#copyFen());
+    wire(ui.backToLive, () => ctrl.showLive());
+    wire(ui.takeOver, () => {
+      ui.stale.hidden = true;
+      ctrl.takeOver();
+    });
+    wire(ui.nav.first, () => ctrl.stepTo(0));
+    wire(ui.nav.previous, () => ctrl.step(-1));
+    wire(ui.nav.next, () => ctrl.step(1));
+    wire(ui.nav.last, () => ctrl.showLive());
+    ui.fenForm.addEventListener("submit", (event) => this.#setUpFen(event));
+    ui.engineToggle.addEventListener("change", () => ctrl.setShowEngine(ui.engineToggle.checked));
+    ui.muteToggle.checked = !ctrl.sounds.muted;
+    ui.muteToggle.addEventListener("change", () => ctrl.sounds.setMuted(!ui.muteToggle.checked));
+  }
+
+  /** The FEN typed in the Position card: a new game from it, or the server's reason why not. */
+  async #setUpFen(event) {
+    const { ui } = this;
+    event.preventDefault();
+    const fen = ui.fenInput.value.trim();
+    ui.fenError.textContent = "";
+    if (!fen) return;
+    let state;
+    try {
+      state = await this.ctrl.describe(fen);
+    } catch (error) {
+      ui.fenError.textContent = describeError(error);
+      return;
+    }
+    ui.fenInput.value = "";
+    // From a set-up position the human plays the side to move.
+    await this.ctrl.newGame(state.fen, state.turn);
+  }
+
+  async #downloadPgn() {
+    const answer = await this.ctrl.pgn();
+    if (!answer) return;
+    const url = URL.createObjectURL(new Blob([answer.pgn], { type: "application/x-chess-pgn" }));
+    const link = el("a", { href: url, download: answer.filename });
+    this.root.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  async #copyFen() {
+    const { ui } = this;
+    try {
+      await navigator.clipboard.writeText(ui.fenOutput.value);
+      ui.copyFen.textContent = "Copied";
+    } catch {
+      ui.fenOutput.select();
+      ui.copyFen.textContent = "Select and copy";
+    }
+    setTimeout(() => {
+      ui.copyFen.textContent = "Copy FEN";
+    }, 1500);
+  }
+}

@@ -1,0 +1,64 @@
+// The "New game" card: colour, level, clock and opening book. It reads the choices for the next
+// game, shows a game's own settings (after a reload or a take-over), and hands each change that
+// applies at once (the level, the book) to the controller (play_ctrl.js).
+
+import { TIME_CONTROLS, describeTimeControl, timeControl } from "./clock.js";
+import { el, levelLabel } from "./panels.js";
+
+export class SettingsForm {
+  /** @param {object} ui layout.js's elements; @param {object} ctrl play_ctrl.js's PlayCtrl */
+  constructor(ui, ctrl) {
+    this.ui = ui;
+    this.ctrl = ctrl;
+    ui.time.addEventListener("change", () => {
+      ui.custom.hidden = ui.time.value !== "custom";
+    });
+    ui.level.addEventListener("change", () => ctrl.setLevel(Number(ui.level.value)));
+    ui.book.addEventListener("change", () => ctrl.setBook(ui.book.checked));
+  }
+
+  /** The server's levels as the level's options, `first` chosen. */
+  setLevels(levels, first) {
+    const ui = this.ui;
+    ui.level.replaceChildren(...levels.map((level) => el("option", {
+      value: level.number,
+      "data-calibration": level.calibration,
+      title: `depth ${level.max_depth ?? "unlimited"}, ${level.max_nodes ?? "unlimited"} nodes`,
+    }, levelLabel(level))));
+    ui.level.value = String(first);
+  }
+
+  /** The host's preset colour and book (the widget's options), where given. */
+  preset({ color, book }) {
+    if (color === "white" || color === "black" || color === "random") this.ui.color.value = color;
+    if (typeof book === "boolean") this.ui.book.checked = book;
+  }
+
+  /** The next game's settings: `{human, level, book, timeControl}` (a random colour drawn). */
+  read() {
+    const ui = this.ui;
+    const choice = ui.color.value;
+    const human = choice === "random" ? (Math.random() < 0.5 ? "white" : "black") : choice;
+    const control = timeControl(ui.time.value, { minutes: ui.customMinutes.value, increment: ui.customIncrement.value });
+    return { human, level: Number(ui.level.value) || this.ctrl.game.level, book: ui.book.checked, timeControl: control };
+  }
+
+  /** Shows `game`'s settings in the form (its level where the server lists it). */
+  show(game) {
+    const ui = this.ui;
+    if (this.ctrl.levels.some((level) => level.number === game.level)) ui.level.value = String(game.level);
+    ui.book.checked = game.book;
+    const control = game.timeControl;
+    const preset = TIME_CONTROLS.find((entry) => {
+      const value = timeControl(entry.id);
+      return value && control && value.initial === control.initial && value.increment === control.increment;
+    });
+    ui.time.value = control ? (preset ? preset.id : "custom") : "none";
+    if (control && !preset) {
+      ui.customMinutes.value = String(control.initial / 60000);
+      ui.customIncrement.value = String(control.increment / 1000);
+    }
+    ui.custom.hidden = ui.time.value !== "custom";
+    ui.timeNote.textContent = `This game: ${describeTimeControl(control)}`;
+  }
+}
