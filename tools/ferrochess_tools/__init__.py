@@ -18,7 +18,19 @@ never as a wheel.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 """The checkout holding this package (tools/ferrochess_tools/ lies two folders below it)."""
+
+
+def print_summary(summary: Mapping[str, Any], as_json: bool) -> None:
+    """Prints a tool's closing summary: as indented JSON, or a `key: value` line each."""
+    if as_json:
+        print(json.dumps(summary, indent=2))
+    else:
+        for key, value in summary.items():
+            print(f"{key}: {value}")

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import logging
 import math
 import random
@@ -46,7 +45,7 @@ import chess
 import chess.engine
 import chess.pgn
 
-from ferrochess_tools import REPO_ROOT
+from ferrochess_tools import REPO_ROOT, print_summary
 
 OPENING_LINES = REPO_ROOT / "src" / "book" / "openings" / "eco_lines.pgn"
 
@@ -287,11 +286,7 @@ def main() -> int:
         "moves_within_margin": overdrawn,
         "sprt": decided,
     }
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        for key, value in summary.items():
-            print(f"{key}: {value}")
+    print_summary(summary, args.json)
     return 1 if forfeits else 0
 
 

@@ -42,7 +42,7 @@ def modules(src: Path) -> dict[Module, Path]:
 
 
 def expand(use: str) -> list[list[str]]:
-    """The paths one ``use`` names: ``a::{b, c::{d, e}}`` gives ``a::b``, ``a::c::d``, ``a::c::e``."""
+    """The paths one ``use`` names: ``a::{b, c::{d}}`` gives ``a::b`` and ``a::c::d``."""
     out: list[list[str]] = []
 
     def walk(prefix: list[str], body: str) -> None:

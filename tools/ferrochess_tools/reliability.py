@@ -23,7 +23,6 @@ Exit status 1 if a check failed. ``--json`` prints the figures as JSON.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import sys
@@ -37,6 +36,8 @@ from typing import Any
 import chess
 import chess.engine
 import ferrochess
+
+from ferrochess_tools import print_summary
 
 Limit = chess.engine.Limit
 HANG_GRACE_SECONDS = 60.0
@@ -304,11 +305,7 @@ def main() -> int:
     else:
         summary = resources(args.calls, args.hash_mb)
         ok = True
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        for key, value in summary.items():
-            print(f"{key}: {value}")
+    print_summary(summary, args.json)
     return 0 if ok else 1
 
 
