@@ -128,7 +128,7 @@ bench: ## every speed benchmark (about 10 min), then BENCHMARKS.md's summary; af
 bench-tutorial: ## ferrochess vs the tutorial-style pure-Python engine (about 7 minutes)
 	$(PYTHON) benches/compare_python.py --peer both --tutorial-budget 60
 
-# Self-play training positions for the network (src/datagen.rs): resumable, so run it again to go on
+# Self-play training positions for the network (tools/src/datagen/): resumable, so run it again to go on
 # (Ctrl-C loses only the games in progress). More options in DATAGEN_ARGS, e.g. "--threads 2 --seed 3".
 DATAGEN_DIR ?= target/datagen
 DATAGEN_POSITIONS ?= 2000000
@@ -136,7 +136,7 @@ DATAGEN_ARGS ?=
 
 .PHONY: datagen
 datagen: ## self-play training data into DATAGEN_DIR (target/datagen) up to DATAGEN_POSITIONS (2,000,000)
-	cargo run --release --bin ferrochess-datagen -- --output $(DATAGEN_DIR) \
+	cargo run --release -p ferrochess-tools --bin datagen -- --output $(DATAGEN_DIR) \
 		--positions $(DATAGEN_POSITIONS) $(DATAGEN_ARGS)
 
 # Trains a network (benches/nnue_train.rs) on TRAIN_DATA: the shared self-play positions and what

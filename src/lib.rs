@@ -2,7 +2,7 @@
 //!
 //! A chess engine: negamax with alpha-beta and quiescence search over [shakmaty] positions, with a
 //! transposition table, iterative deepening and a time manager, evaluating with a neural network
-//! ([`nnue`], trained on its own games: [`datagen`] and `benches/nnue_train.rs`) or a hand-crafted
+//! ([`nnue`], trained on its own games by the tools crate, `tools/`) or a hand-crafted
 //! evaluation ([`eval`]). This crate is the pure-Rust core; the Python package `ferrochess` wraps it
 //! (the `python` feature, built by maturin).
 //!
@@ -21,7 +21,6 @@
 
 pub mod bench;
 pub mod book;
-pub mod datagen;
 pub mod error;
 pub mod eval;
 pub mod hash;

@@ -1,4 +1,4 @@
-//! Self-play training data for the network ([`crate::nnue`]): the engine plays itself from random
+//! Self-play training data for the network ([`ferrochess::nnue`]): the engine plays itself from random
 //! openings at a fixed number of nodes a move, and the quiet positions of its games are written
 //! with the search's score and the game's result, one a line, `FEN | score | result`: the score
 //! in centipawns and the result (`1.0`, `0.5` or `0.0`) both from White's side, the text format
@@ -9,10 +9,11 @@
 //! count in `OUTPUT/s-t.progress`. A game's lines are written in one append when it ends, so a
 //! run stopped at any moment (even killed) leaves only whole games; running it again counts what
 //! the files hold and goes on with new games: each game's seed comes from the run's seed, the
-//! thread and the game's number, and the numbers already played are never played again.
+//! thread and the game's number, and the numbers already played are never played again
+//! (`files.rs` reads them back).
 //!
 //! ```no_run
-//! use ferrochess::datagen::{DatagenConfig, Target, run};
+//! use ferrochess_tools::datagen::{DatagenConfig, Target, run};
 //! use ferrochess::limits::StopFlag;
 //!
 //! let config = DatagenConfig::new("target/datagen", Target::Positions(100_000));
@@ -20,23 +21,26 @@
 //! assert!(done.positions >= 100_000);
 //! ```
 
+mod files;
+
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use ferrochess::Error;
+use ferrochess::limits::{SearchLimits, StopFlag};
+use ferrochess::nnue::Evaluation;
+use ferrochess::position::Position;
+use ferrochess::random::Random;
+use ferrochess::score::Score;
+use ferrochess::search::{SearchRequest, Searcher, Silent, check_threads};
+use ferrochess::transposition::check_hash_mb;
 use shakmaty::{Chess, Color, Position as _};
 
-use crate::error::Error;
-use crate::limits::{SearchLimits, StopFlag};
-use crate::nnue::Evaluation;
-use crate::position::Position;
-use crate::random::Random;
-use crate::score::Score;
-use crate::search::{SearchRequest, Searcher, Silent, check_threads};
-use crate::transposition::check_hash_mb;
+use files::{ThreadState, file_error, other_threads, thread_paths};
 
 /// Nodes searched for each move when none are asked for.
 pub const DEFAULT_NODES: u64 = 5_000;
@@ -508,190 +512,14 @@ fn play_games(
     Ok(())
 }
 
-/// The data file and the progress file of one thread.
-fn thread_paths(output: &Path, seed: u64, thread: usize) -> (PathBuf, PathBuf) {
-    (
-        output.join(format!("{seed}-{thread}.txt")),
-        output.join(format!("{seed}-{thread}.progress")),
-    )
-}
-
-/// The threads numbered `threads` or more that left files of `seed` in `output`.
-fn other_threads(output: &Path, seed: u64, threads: usize) -> Result<Vec<usize>, Error> {
-    let prefix = format!("{seed}-");
-    let mut found = Vec::new();
-    for entry in fs::read_dir(output).map_err(|error| file_error(output, error))? {
-        let name = entry
-            .map_err(|error| file_error(output, error))?
-            .file_name();
-        let thread = name
-            .to_str()
-            .and_then(|name| name.strip_prefix(&prefix))
-            .and_then(|rest| rest.strip_suffix(".txt").or(rest.strip_suffix(".progress")))
-            .and_then(|number| number.parse::<usize>().ok());
-        if let Some(thread) = thread
-            && thread >= threads
-            && !found.contains(&thread)
-        {
-            found.push(thread);
-        }
-    }
-    found.sort_unstable();
-    Ok(found)
-}
-
-/// What one thread's files record: the number of its next game (every game before it was played:
-/// kept, discarded or written empty), its games kept and the lines of its data file.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-struct ThreadState {
-    next_game: u64,
-    games: u64,
-    positions: u64,
-}
-
-impl ThreadState {
-    /// Reads thread `thread`'s files (none yet: a fresh start). The data file is the judge of
-    /// the positions: a trailing partial line is cut off, and lines beyond the progress file's
-    /// count are a game written but not yet recorded when the run was stopped, counted now.
-    fn load(output: &Path, seed: u64, thread: usize) -> Result<ThreadState, Error> {
-        let (data_path, progress_path) = thread_paths(output, seed, thread);
-        let recorded = match fs::read_to_string(&progress_path) {
-            Ok(text) => Some(ThreadState::parse(&text).ok_or_else(|| {
-                Error::File {
-                    path: progress_path.display().to_string(),
-                    message: "not a progress file (expected lines 'next_game N', 'games N', \
-                          'positions N')"
-                        .to_string(),
-                }
-            })?),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => None,
-            Err(error) => return Err(file_error(&progress_path, error)),
-        };
-        let lines = count_whole_lines(&data_path)?;
-        match recorded {
-            None if lines == 0 => Ok(ThreadState::default()),
-            None => Err(Error::File {
-                path: data_path.display().to_string(),
-                message: format!(
-                    "holds {lines} positions but its progress file '{}' is missing, so the games \
-                     already played are unknown (move the file away or use another seed)",
-                    progress_path.display()
-                ),
-            }),
-            Some(state) if lines > state.positions => Ok(ThreadState {
-                next_game: state.next_game + 1,
-                games: state.games + 1,
-                positions: lines,
-            }),
-            Some(state) => Ok(ThreadState {
-                positions: lines,
-                ..state
-            }),
-        }
-    }
-
-    fn parse(text: &str) -> Option<ThreadState> {
-        let mut state = ThreadState::default();
-        let mut seen = 0;
-        for line in text.lines().filter(|line| !line.trim().is_empty()) {
-            let (key, value) = line.split_once(' ')?;
-            let value: u64 = value.trim().parse().ok()?;
-            match key {
-                "next_game" => state.next_game = value,
-                "games" => state.games = value,
-                "positions" => state.positions = value,
-                _ => return None,
-            }
-            seen += 1;
-        }
-        (seen == 3).then_some(state)
-    }
-
-    /// Writes the progress file through a temporary file renamed into place.
-    fn save(&self, path: &Path) -> Result<(), Error> {
-        let text = format!(
-            "next_game {}\ngames {}\npositions {}\n",
-            self.next_game, self.games, self.positions
-        );
-        let mut temporary = path.as_os_str().to_owned();
-        temporary.push(".partial");
-        let temporary = PathBuf::from(temporary);
-        fs::write(&temporary, text)
-            .and_then(|()| fs::rename(&temporary, path))
-            .map_err(|error| file_error(path, error))
-    }
-}
-
-/// The lines of the file at `path` (0 if there is none), after cutting off a last line without
-/// its newline (a write cut short).
-fn count_whole_lines(path: &Path) -> Result<u64, Error> {
-    let mut file = match OpenOptions::new().read(true).write(true).open(path) {
-        Ok(file) => file,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(0),
-        Err(error) => return Err(file_error(path, error)),
-    };
-    let counted = (|| {
-        let mut buffer = vec![0u8; 1 << 16];
-        let (mut lines, mut length, mut whole) = (0u64, 0u64, 0u64);
-        loop {
-            let read = file.read(&mut buffer)?;
-            if read == 0 {
-                break;
-            }
-            for (index, byte) in buffer[..read].iter().enumerate() {
-                if *byte == b'\n' {
-                    lines += 1;
-                    whole = length + index as u64 + 1;
-                }
-            }
-            length += read as u64;
-        }
-        if whole < length {
-            truncate(&mut file, whole)?;
-        }
-        Ok(lines)
-    })();
-    counted.map_err(|error: io::Error| file_error(path, error))
-}
-
-fn truncate(file: &mut File, length: u64) -> io::Result<()> {
-    file.set_len(length)?;
-    file.seek(SeekFrom::End(0)).map(|_| ())
-}
-
-fn file_error(path: &Path, error: io::Error) -> Error {
-    Error::File {
-        path: path.display().to_string(),
-        message: error.to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
+    use ferrochess::position::parse_fen;
+
+    use super::files::testing::TemporaryDirectory;
     use super::*;
-
-    use crate::position::parse_fen;
-
-    /// A fresh directory under the system's temporary one, removed when dropped.
-    struct TemporaryDirectory(PathBuf);
-
-    impl TemporaryDirectory {
-        fn new(name: &str) -> TemporaryDirectory {
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |since| since.subsec_nanos());
-            let path = std::env::temp_dir()
-                .join(format!("ferrochess-{name}-{}-{nanos}", std::process::id()));
-            fs::create_dir_all(&path).unwrap();
-            TemporaryDirectory(path)
-        }
-    }
-
-    impl Drop for TemporaryDirectory {
-        fn drop(&mut self) {
-            let _ = fs::remove_dir_all(&self.0);
-        }
-    }
 
     fn tiny_config(output: &Path, games: u64) -> DatagenConfig {
         DatagenConfig {
@@ -754,34 +582,6 @@ mod tests {
             added.iter().all(|line| !lines.contains(line)),
             "a game repeated"
         );
-    }
-
-    #[test]
-    fn a_game_written_but_not_recorded_and_a_cut_line_are_repaired() {
-        let directory = TemporaryDirectory::new("datagen-repair");
-        let output = directory.0.as_path();
-        let (data, progress) = thread_paths(output, 3, 0);
-        let line = "8/8/8/8/8/8/8/K1k5 w - - 0 1 | 0 | 0.5\n";
-        fs::write(&data, format!("{line}{line}8/8/8/8/8/8/8/K1k5 w - - 0")).unwrap();
-        ThreadState {
-            next_game: 5,
-            games: 1,
-            positions: 1,
-        }
-        .save(&progress)
-        .unwrap();
-        let state = ThreadState::load(output, 3, 0).unwrap();
-        let expected = ThreadState {
-            next_game: 6,
-            games: 2,
-            positions: 2,
-        };
-        assert_eq!(state, expected);
-        assert_eq!(fs::read_to_string(&data).unwrap(), format!("{line}{line}"));
-        // Lines without a progress file: the games played are unknown, so nothing is guessed.
-        fs::remove_file(&progress).unwrap();
-        let error = ThreadState::load(output, 3, 0).unwrap_err().to_string();
-        assert!(error.contains("progress file"), "{error}");
     }
 
     #[test]
