@@ -139,7 +139,7 @@ datagen: ## self-play training data into DATAGEN_DIR (target/datagen) up to DATA
 	cargo run --release -p ferrochess-tools --bin datagen -- --output $(DATAGEN_DIR) \
 		--positions $(DATAGEN_POSITIONS) $(DATAGEN_ARGS)
 
-# Trains a network (benches/nnue_train.rs) on TRAIN_DATA: the shared self-play positions and what
+# Trains a network (tools/src/train/) on TRAIN_DATA: the shared self-play positions and what
 # `make datagen` wrote. docs/nnue.md records the data and settings of the compiled-in network.
 TRAIN_DATA ?= $(wildcard ../shared/data/selfplay/*.txt.gz) $(wildcard $(DATAGEN_DIR)/*.txt)
 TRAIN_OUTPUT ?= target/nnue/trained.nnue
@@ -149,7 +149,7 @@ TRAIN_ARGS ?= --king-layout mirrored --hidden 128 --epochs 16 --batch 4096 --lr 
 .PHONY: train
 train: ## train a network on TRAIN_DATA into TRAIN_OUTPUT (target/nnue/trained.nnue)
 	@mkdir -p $(dir $(TRAIN_OUTPUT))
-	cargo run --release --example nnue_train -- $(TRAIN_DATA) --output $(TRAIN_OUTPUT) $(TRAIN_ARGS)
+	cargo run --release -p ferrochess-tools --bin train -- $(TRAIN_DATA) --output $(TRAIN_OUTPUT) $(TRAIN_ARGS)
 
 # The levels' Elo (ferrochess_tools.calibrate): games of each level against Stockfish 15.1 UCI_Elo anchors
 # and its neighbours at 10+0.1, fitted together; then UCI_Elo CALIBRATE_CHECK is measured with the

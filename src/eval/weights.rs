@@ -1,10 +1,10 @@
 //! The weights of the positional terms ([`super::terms`]), in centipawns, (middlegame, endgame).
 //!
 //! The values between the `tuned` markers are written by the Texel tuner,
-//! `cargo run --release --example texel_tune -- POSITIONS --write` (see `benches/texel_tune.rs`),
-//! which fits them to the positions' labels (Stockfish's expected scores, from
-//! `benches/texel_positions.py --stockfish`), with the material and piece-square tables held
-//! fixed.
+//! `cargo run --release -p ferrochess-tools --bin texel-tune -- POSITIONS --write` (see
+//! `tools/src/texel.rs`), which fits them to the positions' labels (Stockfish's expected scores,
+//! from `tools/ferrochess_tools/texel_positions.py --stockfish`), with the material and
+//! piece-square tables held fixed.
 
 use super::Tapered;
 

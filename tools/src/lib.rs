@@ -1,7 +1,16 @@
 //! # ferrochess-tools
 //!
 //! What makes the engine but is not in it (so neither the engine library nor the wheel holds
-//! it): self-play training data ([`datagen`]). Each has a binary in `src/bin/`, a thin command
-//! line over the module here: `cargo run --release -p ferrochess-tools --bin NAME -- --help`.
+//! it): self-play training data ([`datagen`]), the network trainer ([`train`]), the Texel tuner
+//! of the hand-crafted evaluation ([`texel`]) and the networks' test on held-out data
+//! ([`test_set`]). They link the engine crate, so the trainer writes the network format the
+//! engine reads and the games are the engine's own.
+//!
+//! Each has a binary in `src/bin/`, a thin command line (clap) over the module here:
+//! `cargo run --release -p ferrochess-tools --bin NAME -- --help` for NAME in `datagen`, `train`,
+//! `texel-tune` and `nnue-test-set`.
 
 pub mod datagen;
+pub mod test_set;
+pub mod texel;
+pub mod train;

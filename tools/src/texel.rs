@@ -1,5 +1,5 @@
 //! Texel tuning of the positional weights (`src/eval/weights.rs`) on quiet positions labelled
-//! with their games' results (`benches/texel_positions.py` writes them).
+//! with their games' results (`ferrochess_tools.texel_positions` writes them).
 //!
 //! The evaluation is linear in the weights once the material and piece-square tables are held
 //! fixed, so each position is reduced to its fixed part, its phase and its feature counts
@@ -11,13 +11,15 @@
 //! after, so over-fitting shows. With `--write` the fitted weights replace the tuned block of
 //! `src/eval/weights.rs`.
 //!
-//!     cargo run --release --example texel_tune -- POSITIONS... [--epochs 3000]
-//!         [--regularize 1e-7] [--write]
+//! ```text
+//! cargo run --release -p ferrochess-tools --bin texel-tune -- POSITIONS... [--epochs 3000]
+//!     [--regularize 1e-7] [--write]
+//! ```
 
 use std::error::Error;
 use std::fmt::Write as _;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use ferrochess::eval::terms::{Trace, add_terms};
 use ferrochess::eval::weights::{COUNT, TERMS, WEIGHTS};
@@ -164,30 +166,40 @@ fn render(weights: &Weights) -> String {
     out
 }
 
-fn main() -> Result<(), Box<dyn Error>> {
-    let mut paths = Vec::new();
-    let mut epochs = 3000;
-    let mut write = false;
-    let mut lambda = 0.0;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--write" => write = true,
-            "--epochs" => epochs = args.next().ok_or("--epochs needs a number")?.parse()?,
-            "--regularize" => {
-                lambda = args.next().ok_or("--regularize needs a number")?.parse()?;
-            }
-            _ => paths.push(arg),
-        }
-    }
+/// What a tuning run is asked for.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Files of `FEN;RESULT` lines (White's result: 1, 0.5 or 0).
+    pub paths: Vec<PathBuf>,
+    /// Adam's steps over all the positions.
+    pub epochs: usize,
+    /// `LAMBDA`: the pull of each weight towards its current value.
+    pub regularize: f64,
+    /// Rewrite the tuned block of `src/eval/weights.rs` (else print it).
+    pub write: bool,
+}
+
+/// The engine's `src/eval/weights.rs`, which [`Settings::write`] rewrites.
+pub fn weights_file() -> PathBuf {
+    let tools = Path::new(env!("CARGO_MANIFEST_DIR"));
+    tools.parent().unwrap_or(tools).join("src/eval/weights.rs")
+}
+
+/// Fits the weights on the positions of `settings.paths`, reporting on stderr; prints the tuned
+/// block or writes it into [`weights_file`].
+pub fn run(settings: &Settings) -> Result<(), Box<dyn Error>> {
+    let (paths, epochs, lambda, write) = (
+        &settings.paths,
+        settings.epochs,
+        settings.regularize,
+        settings.write,
+    );
     if paths.is_empty() {
-        return Err(
-            "usage: texel_tune POSITIONS... [--epochs N] [--regularize L] [--write]".into(),
-        );
+        return Err("no positions file given".into());
     }
     let mut samples = Vec::new();
-    for path in &paths {
-        load(Path::new(path), &mut samples)?;
+    for path in paths {
+        load(path, &mut samples)?;
     }
     // One block of 500 positions in ten is held out to show over-fitting.
     let (mut train, mut held_out) = (Vec::new(), Vec::new());
@@ -217,7 +229,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     );
     let block = render(&tuned);
     if write {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/weights.rs");
+        let path = weights_file();
         let source = fs::read_to_string(&path)?;
         let begin = source
             .find("// tuned: begin\n")
@@ -235,4 +247,15 @@ fn main() -> Result<(), Box<dyn Error>> {
         print!("{block}");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_weights_file_is_the_engine_s_with_its_tuned_block() {
+        let source = fs::read_to_string(weights_file()).unwrap();
+        assert!(source.contains("// tuned: begin\n") && source.contains("    // tuned: end"));
+    }
 }

@@ -1,11 +1,14 @@
 //! How well networks (and the hand-crafted evaluation) predict a test set of training lines that
 //! none of them was trained on (docs/nnue.md, "The third round").
 //!
-//!     cargo run --release --example nnue_test_set -- FILE... [--network NET.nnue]... [--limit N]
+//! ```text
+//! cargo run --release -p ferrochess-tools --bin nnue-test-set -- FILE... [--network NET.nnue]...
+//!     [--limit N]
+//! ```
 //!
 //! FILE holds `FEN | White's score in cp | White's result (1.0/0.5/0.0)` lines, as
-//! `ferrochess-datagen` writes them (make a test set with a seed no training run used, e.g.
-//! `ferrochess-datagen --output target/test-set --seed 99 --positions 40000`). For the compiled-in
+//! [`crate::datagen`] writes them (make a test set with a seed no training run used, e.g.
+//! `datagen --output target/test-set --seed 99 --positions 40000`). For the compiled-in
 //! network, each `--network` file and the hand-crafted evaluation it prints one line: the mean
 //! distance of the evaluation from the search's score, the mean squared error of its win
 //! probability (`1 / (1 + exp(-eval / 400))`) against the game's result, its mean absolute
@@ -16,14 +19,13 @@ use std::error::Error;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use ferrochess::nnue::{Network, default_network};
 use ferrochess::position::parse_fen;
 use shakmaty::{Chess, Color, Position as _};
 
 /// Centipawns at which the win probability's logistic has slope 1/4 per unit (the trainer's
-/// scale, `benches/nnue_train.rs`).
+/// scale, [`crate::train`]).
 const SCALE: f64 = 400.0;
 /// Only positions whose score is within this many centipawns enter the slope.
 const SLOPE_WINDOW_CP: f64 = 1_000.0;
@@ -100,31 +102,30 @@ fn read(path: &Path, limit: usize, samples: &mut Vec<Sample>) -> Result<(), Box<
     Ok(())
 }
 
-fn run() -> Result<(), Box<dyn Error>> {
-    let mut files = Vec::new();
+/// What to measure on which positions.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Files of `FEN | score | result` lines.
+    pub files: Vec<PathBuf>,
+    /// Networks measured beside the compiled-in one and the hand-crafted evaluation.
+    pub networks: Vec<PathBuf>,
+    /// Positions read at most, over all the files.
+    pub limit: usize,
+}
+
+/// Reads the positions and prints one line for each evaluation.
+pub fn run(settings: &Settings) -> Result<(), Box<dyn Error>> {
     let mut networks = vec![("compiled-in".to_string(), default_network())];
-    let mut limit = usize::MAX;
-    let mut arguments = std::env::args().skip(1);
-    while let Some(argument) = arguments.next() {
-        match argument.as_str() {
-            "--network" => {
-                let path = PathBuf::from(arguments.next().ok_or("--network needs a file")?);
-                let network = Network::load(&path)?;
-                networks.push((format!("{}", path.display()), network.into()));
-            }
-            "--limit" => limit = arguments.next().ok_or("--limit needs N")?.parse()?,
-            "-h" | "--help" => {
-                println!("usage: nnue_test_set FILE... [--network NET.nnue]... [--limit N]");
-                return Ok(());
-            }
-            _ => files.push(PathBuf::from(argument)),
-        }
+    for path in &settings.networks {
+        let network = Network::load(path)?;
+        networks.push((format!("{}", path.display()), network.into()));
     }
+    let (files, limit) = (&settings.files, settings.limit);
     if files.is_empty() {
-        return Err("no test file given (usage: nnue_test_set FILE... [--network NET])".into());
+        return Err("no test file given".into());
     }
     let mut samples = Vec::new();
-    for file in &files {
+    for file in files {
         read(file, limit, &mut samples)?;
     }
     for (name, network) in &networks {
@@ -143,14 +144,4 @@ fn run() -> Result<(), Box<dyn Error>> {
     }
     classic.report("hand-crafted");
     Ok(())
-}
-
-fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("nnue_test_set: {error}");
-            ExitCode::FAILURE
-        }
-    }
 }

@@ -1,0 +1,380 @@
+//! Trains the engine's network (`src/nnue/`) on scored positions, on the CPU, and writes it in
+//! the engine's file format.
+//!
+//! Data: text files, or `.gz` files, with one position a line,
+//! `FEN | score | result`: the score in centipawns and the game's result (1.0, 0.5, 0.0), both
+//! from White's side. Each FEN is parsed once into a 32-byte [`Sample`] (20 million positions
+//! take 640 MB); a line that does not parse is skipped and counted. One block of 2,000
+//! consecutive lines in `--validation` (100) of each file is held out (whole games, mostly:
+//! the files hold games in order), the same set whatever the seed.
+//!
+//! The network is the one `src/nnue/network.rs` reads: the 768 inputs (per king bucket, in the
+//! `--king-layout` chosen: plain, mirrored, or mirrored with 4 buckets, see `nnue::features`) seen
+//! from the side to move (`us`) and from the other side (`them`), one shared hidden layer `W1`
+//! (768 x king buckets rows of N) and `b1`, the activation (SCReLU `clamp(x, 0, 1)^2`
+//! or CReLU `clamp(x, 0, 1)`), then for output bucket `k` (`Architecture::bucket`, by the number
+//! of pieces) `out = b2[k] + act(us) . w2[k][..N] + act(them) . w2[k][N..]`; the evaluation is
+//! `400 * out` centipawns for the side to move.
+//!
+//! Training, all from the side to move's view: the target is
+//! `wdl * result + (1 - wdl) * sigmoid(score / 400)`, the prediction `sigmoid(out)`, the loss
+//! their mean squared difference. AdamW (beta 0.9 and 0.999, decoupled weight decay
+//! `--weight-decay`) on batches of `--batch` positions, the rate falling from `--lr` to 1% of it
+//! along a cosine over the whole run, every parameter clipped to +-1.98 after each step and the output weights to
+//! +-0.99 (so the quantised accumulators fit 16 bits and `QA * |w2|` fits 16 bits, which the
+//! loader checks).
+//! Initial weights: `W1` uniform in +-1/sqrt(32) (32 active inputs at most, so an accumulator
+//! starts with a spread of about 0.6, inside the activation's range), `w2` uniform in
+//! +-1/sqrt(2N), biases 0. Each batch is split between `--threads` threads, each with its own
+//! gradient buffer (rayon's threads run them); the buffers are summed in a fixed order, so a run
+//! is reproducible bit for bit given the data, the seed and the number of threads. Each epoch visits the training
+//! positions in an order shuffled from the seed and the epoch's number alone, so a run resumed
+//! from a checkpoint goes on exactly as the uninterrupted run would have.
+//!
+//! After each epoch the network is quantised (`QA` 255, `QB` 128, scale 400), checked by
+//! `Network::from_parts` and written to `--output`; with `--checkpoint` the float weights and the
+//! optimiser's state are written too, for `--resume`. At the end the validation positions are
+//! evaluated by the quantised network (`Network::evaluate`, the engine's integer inference) and
+//! compared with the float network, and one record line is printed to paste into the docs.
+//!
+//! The command line is the `train` binary (`tools/src/bin/train.rs`); its `--help` lists the
+//! options and their defaults:
+//!
+//! ```text
+//! cargo run --release -p ferrochess-tools --bin train -- DATA... --output NET.nnue [OPTIONS]
+//! ```
+//!
+//! `RUSTFLAGS="-C target-cpu=native"` lets the inner loops use the machine's widest vectors. The
+//! checks of the gradient and of the written file: `cargo test --release -p ferrochess-tools`.
+
+mod checkpoint;
+mod data;
+mod network;
+mod optimizer;
+
+use std::error::Error;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use ferrochess::nnue::network::{MAX_BUCKETS, MAX_HIDDEN};
+use ferrochess::nnue::{Activation, Network};
+use rayon::prelude::*;
+
+pub use network::Shape;
+
+use checkpoint::{read_checkpoint, write_checkpoint, write_file};
+use data::{Data, load};
+use network::{Inputs, mean_loss, outputs};
+use optimizer::{Trainer, epoch_order, learning_rate};
+
+/// What a training run fails with: a message naming the file or the setting.
+pub type Failure = Box<dyn Error + Send + Sync>;
+
+/// The first layer's quantisation scale (the activation clips at `QA`).
+pub(crate) const QA: i32 = 255;
+/// The output weights' quantisation scale: 128 rather than 64 because trained output weights
+/// are small (largest about 0.36 on the first data), so a step of 1/64 cost about 6 cp of
+/// rounding on average.
+pub(crate) const QB: i32 = 128;
+/// Network output 1.0 is this many centipawns; also the score's scale in the target.
+pub(crate) const SCALE: f32 = 400.0;
+/// Every parameter stays within this: 33 x round(1.98 x 255) = 16,665 fits `i16`.
+pub(crate) const WEIGHT_LIMIT: f32 = 1.98;
+/// The output weights stay within this: round(0.99 x 128) = 127 is within 32767 / `QA` = 128
+/// (the loader's check for the squared activation).
+pub(crate) const OUTPUT_WEIGHT_LIMIT: f32 = 0.99;
+/// The learning rate at the end of the cosine, as a share of `--lr`.
+pub(crate) const FINAL_RATE_SHARE: f32 = 0.01;
+
+/// The settings of a run; [`Options::new`] gives the defaults.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The data files: `FEN | score | result` lines, plain or gzip (`.gz`).
+    pub paths: Vec<PathBuf>,
+    /// Where the network goes (after each epoch); none to write no network.
+    pub output: Option<PathBuf>,
+    pub shape: Shape,
+    pub epochs: usize,
+    /// Positions in each optimiser step.
+    pub batch: usize,
+    /// The learning rate at the start of the cosine.
+    pub rate: f32,
+    /// The result's share in the target (the score's is `1 - wdl`).
+    pub wdl: f32,
+    /// AdamW's decoupled weight decay.
+    pub weight_decay: f32,
+    pub seed: u64,
+    /// Threads, and the parts each batch is split into (a run is reproducible for the same
+    /// number).
+    pub threads: usize,
+    /// One block of lines in this many is held out for validation.
+    pub validation_one_in: u64,
+    /// Lines read at most, over all the files.
+    pub limit: usize,
+    /// Where the float state goes after each epoch, to `resume` from.
+    pub checkpoint: Option<PathBuf>,
+    pub resume: Option<PathBuf>,
+}
+
+impl Options {
+    /// The defaults on `paths`, on every core.
+    pub fn new(paths: Vec<PathBuf>) -> Options {
+        Options {
+            paths,
+            output: None,
+            shape: Shape {
+                king: ferrochess::nnue::features::KingLayout::Plain,
+                hidden: 256,
+                buckets: 8,
+                activation: Activation::SquaredClippedRelu,
+            },
+            epochs: 20,
+            batch: 16384,
+            rate: 0.001,
+            wdl: 0.3,
+            weight_decay: 0.01,
+            seed: 1,
+            threads: std::thread::available_parallelism().map_or(1, |cores| cores.get()),
+            validation_one_in: 100,
+            limit: usize::MAX,
+            checkpoint: None,
+            resume: None,
+        }
+    }
+
+    /// Checks the settings; the message names the one that is wrong.
+    pub fn check(&self) -> Result<(), String> {
+        let shape = self.shape;
+        let problem = if self.paths.is_empty() {
+            Some("no data files".to_string())
+        } else if shape.hidden == 0 || shape.hidden > MAX_HIDDEN || !shape.hidden.is_multiple_of(16)
+        {
+            Some(format!(
+                "--hidden {}: a multiple of 16 up to {MAX_HIDDEN}",
+                shape.hidden
+            ))
+        } else if !(1..=MAX_BUCKETS).contains(&shape.buckets) {
+            Some(format!("--buckets {}: 1 to {MAX_BUCKETS}", shape.buckets))
+        } else if self.epochs == 0 || self.batch == 0 || self.threads == 0 {
+            Some("--epochs, --batch and --threads must be positive".to_string())
+        } else if !(0.0..=1.0).contains(&self.wdl) {
+            Some(format!("--wdl {}: 0 to 1", self.wdl))
+        } else if !self.rate.is_finite()
+            || self.rate <= 0.0
+            || !self.weight_decay.is_finite()
+            || self.weight_decay < 0.0
+        {
+            Some("--lr must be positive and --weight-decay not negative".to_string())
+        } else if self.validation_one_in < 2 {
+            Some("--validation must be at least 2 (one position in that many is held out)".into())
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            return Err(problem);
+        }
+        // The engine's loader has the last word on the shape (a network of zeros passes its
+        // range checks), so a run never trains a network the engine would refuse.
+        let (hidden, buckets) = (shape.hidden, shape.buckets);
+        let zeros = |count: usize| vec![0; count];
+        Network::from_parts(
+            shape.architecture(),
+            zeros(shape.king.inputs() * hidden),
+            zeros(hidden),
+            zeros(buckets * 2 * hidden),
+            vec![0; buckets],
+        )
+        .map(|_| ())
+        .map_err(|reason| format!("the engine would not load this network: {reason}"))
+    }
+}
+
+/// Trains a network by `options` on rayon's `options.threads` threads, writing it (and the
+/// checkpoint) after each epoch, with progress on stderr; returns the record line.
+pub fn train(options: &Options) -> Result<String, Failure> {
+    options.check()?;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()?
+        .install(|| train_on_this_pool(options))
+}
+
+fn train_on_this_pool(options: &Options) -> Result<String, Failure> {
+    let started = Instant::now();
+    let data = load(options)?;
+    let (train, validation) = (&data.train, &data.validation);
+    eprintln!(
+        "{} training, {} validation positions ({:.1} s to load)",
+        train.len(),
+        validation.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let table = Inputs::new(options.shape.king);
+    let mut trainer = Trainer::new(options.shape, options.seed, options.threads);
+    if let Some(path) = &options.resume {
+        read_checkpoint(&mut trainer, path)?;
+        eprintln!(
+            "resumed from {} after epoch {}",
+            path.display(),
+            trainer.epochs_done
+        );
+    }
+    let validation_loss = |trainer: &Trainer| {
+        let outputs = outputs(&trainer.shape, &trainer.parameters, &table, validation);
+        mean_loss(&outputs, validation, options.wdl)
+    };
+    eprintln!(
+        "epoch {}: validation loss {:.6}",
+        trainer.epochs_done,
+        validation_loss(&trainer)
+    );
+    let mut train_loss = f64::NAN;
+    for epoch in trainer.epochs_done + 1..=options.epochs {
+        let epoch_started = Instant::now();
+        let order = epoch_order(train.len(), options.seed, epoch);
+        let mut total = 0.0;
+        for batch in order.chunks(options.batch) {
+            total += trainer.step(batch, train, &table, options);
+        }
+        let seconds = epoch_started.elapsed().as_secs_f64();
+        train_loss = total / train.len() as f64;
+        trainer.epochs_done = epoch;
+        eprintln!(
+            "epoch {epoch}: train loss {train_loss:.6}, validation loss {:.6}, rate {:.2e}, \
+             {:.0} positions/s ({seconds:.1} s)",
+            validation_loss(&trainer),
+            learning_rate(options, trainer.steps, train.len()),
+            train.len() as f64 / seconds,
+        );
+        if let Some(path) = &options.output {
+            write_file(path, &trainer.quantised()?.to_bytes())?;
+        }
+        if let Some(path) = &options.checkpoint {
+            write_checkpoint(&trainer, path)?;
+        }
+    }
+    let network = trainer.quantised()?;
+    if let Some(path) = &options.output {
+        write_file(path, &network.to_bytes())?;
+        let loaded = Network::load(path)?;
+        eprintln!("wrote {} ({})", path.display(), loaded.name());
+    }
+    let float_outputs = outputs(&trainer.shape, &trainer.parameters, &table, validation);
+    let float_loss = mean_loss(&float_outputs, validation, options.wdl);
+    let (quantised_loss, mean_difference, largest_difference) =
+        compare_quantised(&network, &data, &float_outputs, options);
+    eprintln!(
+        "validation: float loss {float_loss:.6}, quantised loss {quantised_loss:.6}; \
+         |float - quantised| {mean_difference:.2} cp on average, {largest_difference:.0} cp at most"
+    );
+    let files: Vec<String> = data
+        .files
+        .iter()
+        .map(|(name, read, malformed)| format!("{name} {read} lines ({malformed} malformed)"))
+        .collect();
+    let shape = options.shape;
+    Ok(format!(
+        "{} | data: {} | {} train, {} validation positions | hidden {}, buckets {}, {} | \
+         epochs {}, wdl {}, lr {} (cosine to {}%), batch {}, weight decay {}, seed {}, threads {} | \
+         loss: train {train_loss:.6}, validation {float_loss:.6} (quantised {quantised_loss:.6}, \
+         {mean_difference:.2} cp mean difference) | {:.1} s",
+        network.name(),
+        files.join(", "),
+        train.len(),
+        validation.len(),
+        shape.hidden,
+        shape.buckets,
+        match shape.activation {
+            Activation::ClippedRelu => "crelu",
+            Activation::SquaredClippedRelu => "screlu",
+        },
+        options.epochs,
+        options.wdl,
+        options.rate,
+        FINAL_RATE_SHARE * 100.0,
+        options.batch,
+        options.weight_decay,
+        options.seed,
+        options.threads,
+        started.elapsed().as_secs_f64(),
+    ))
+}
+
+/// The quantised network against the float one on the validation set: (its loss, the mean
+/// absolute difference in centipawns, the largest).
+fn compare_quantised(
+    network: &Network,
+    data: &Data,
+    float_outputs: &[f32],
+    options: &Options,
+) -> (f64, f64, f32) {
+    let evaluations: Vec<i32> = data
+        .validation_boards
+        .par_iter()
+        .map(|board| network.evaluate(board))
+        .collect();
+    let quantised_outputs: Vec<f32> = evaluations.iter().map(|&cp| cp as f32 / SCALE).collect();
+    let loss = mean_loss(&quantised_outputs, &data.validation, options.wdl);
+    let differences: Vec<f32> = float_outputs
+        .iter()
+        .zip(&evaluations)
+        .map(|(&output, &cp)| (output * SCALE - cp as f32).abs())
+        .collect();
+    let mean = differences.iter().map(|&d| f64::from(d)).sum::<f64>() / differences.len() as f64;
+    let largest = differences.iter().copied().fold(0.0, f32::max);
+    (loss, mean, largest)
+}
+
+#[cfg(test)]
+mod testing {
+    //! What the trainer's tests share. They check what it must get right before a long run: that
+    //! a sample's inputs are the engine's (`network.rs`), that the gradient is the loss's slope
+    //! (`network.rs`), and that the file the engine loads evaluates as the float network does
+    //! (`optimizer.rs`). Run with `cargo test --release -p ferrochess-tools`.
+
+    use ferrochess::position::parse_fen;
+    use ferrochess::random::Random;
+    use shakmaty::Chess;
+
+    use super::data::Sample;
+    use super::network::Shape;
+    use super::optimizer::Trainer;
+
+    pub(crate) const FENS: [&str; 4] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r1b1k1nr/pppp1pp1/2n1pq1p/P1b5/8/1PN2P2/2PPP1PP/R1BQKBNR b KQkq - 2 5",
+        "8/8/4k3/8/2K5/8/3P4/8 b - - 0 1",
+    ];
+
+    pub(crate) fn boards_and_samples() -> Vec<(Chess, Sample)> {
+        FENS.iter()
+            .enumerate()
+            .map(|(index, fen)| {
+                let board = parse_fen(fen).unwrap();
+                let sample = Sample::new(&board, 150.0 - 100.0 * index as f32, 1.0).unwrap();
+                (board, sample)
+            })
+            .collect()
+    }
+
+    /// A network away from its initial state: biases and output weights spread out.
+    pub(crate) fn trained_looking(shape: Shape, seed: u64) -> Trainer {
+        let mut trainer = Trainer::new(shape, seed, 1);
+        let mut random = Random::seeded(seed + 1);
+        let layers = shape.split_mut(&mut trainer.parameters);
+        layers
+            .feature_bias
+            .iter_mut()
+            .for_each(|b| *b = 0.3 + random.uniform(0.3));
+        layers
+            .output_weights
+            .iter_mut()
+            .for_each(|w| *w = random.uniform(1.0));
+        layers
+            .output_bias
+            .iter_mut()
+            .for_each(|b| *b = random.uniform(0.5));
+        trainer
+    }
+}
