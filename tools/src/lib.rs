@@ -14,3 +14,17 @@ pub mod datagen;
 pub mod test_set;
 pub mod texel;
 pub mod train;
+
+use std::fmt::Display;
+use std::process::ExitCode;
+
+/// How a tool's `main` ends: success, or its error on stderr after the tool's name, and failure.
+pub fn exit_code(name: &str, outcome: Result<(), impl Display>) -> ExitCode {
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("{name}: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -13,6 +13,7 @@ use ferrochess_tools::datagen::{
     DEFAULT_HASH_MB_PER_THREAD, DEFAULT_NODES, DEFAULT_RANDOM_PLIES, DatagenConfig, Progress,
     Target, run,
 };
+use ferrochess_tools::exit_code;
 
 const NAME: &str = "datagen";
 
@@ -137,21 +138,59 @@ fn main() -> ExitCode {
         config.output.display()
     );
     let report = &mut |progress: &Progress| eprintln!("{NAME}: {progress}");
-    match run(&config, &StopFlag::new(), report) {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("{NAME}: {error}");
-            ExitCode::FAILURE
-        }
-    }
+    exit_code(NAME, run(&config, &StopFlag::new(), report).map(|_| ()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn parse(arguments: &[&str]) -> Result<DatagenConfig, String> {
+        let arguments = [NAME].iter().chain(arguments);
+        Arguments::try_parse_from(arguments)
+            .map_err(|error| error.to_string())?
+            .config()
+    }
+
     #[test]
-    fn the_command_line_is_well_formed() {
+    fn the_command_line_gives_the_config_or_names_the_wrong_argument() {
         Arguments::command().debug_assert();
+        let config =
+            parse(&["--output", "out", "--games", "3", "--evaluation", "classic"]).unwrap();
+        assert_eq!(config.target, Target::Games(3));
+        assert_eq!((config.nodes, config.seed), (DEFAULT_NODES, 1));
+        assert_eq!(config.evaluation.name(), Evaluation::Classic.name());
+        for (arguments, named) in [
+            (&["--output", "out"][..], "--positions"),
+            (
+                &["--output", "out", "--games", "1", "--positions", "2"],
+                "--positions",
+            ),
+            (&["--output", "out", "--games", "0"], "--games"),
+            (
+                &["--output", "out", "--games", "1", "--report-seconds", "0"],
+                "--report-seconds",
+            ),
+            (
+                &[
+                    "--output",
+                    "out",
+                    "--games",
+                    "1",
+                    "--evaluation",
+                    "classic",
+                    "--eval-file",
+                    "n",
+                ],
+                "--eval-file",
+            ),
+            (
+                &["--output", "out", "--games", "1", "--threads", "100000"],
+                "threads",
+            ),
+        ] {
+            let error = parse(arguments).unwrap_err();
+            assert!(error.contains(named), "{arguments:?}: {error}");
+        }
     }
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
+use ferrochess_tools::exit_code;
 use ferrochess_tools::test_set::{Settings, run};
 
 /// How well the compiled-in network, each --network and the hand-crafted evaluation predict a
@@ -30,23 +31,5 @@ fn main() -> ExitCode {
         networks: arguments.networks,
         limit: arguments.limit.unwrap_or(usize::MAX),
     };
-    match run(&settings) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("nnue-test-set: {error}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use clap::CommandFactory;
-
-    use super::*;
-
-    #[test]
-    fn the_command_line_is_well_formed() {
-        Arguments::command().debug_assert();
-    }
+    exit_code("nnue-test-set", run(&settings))
 }

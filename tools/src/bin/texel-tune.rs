@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
+use ferrochess_tools::exit_code;
 use ferrochess_tools::texel::{Settings, run};
 
 /// Texel tuning of the positional weights (src/eval/weights.rs) on quiet positions labelled with
@@ -34,23 +35,5 @@ fn main() -> ExitCode {
         regularize: arguments.regularize,
         write: arguments.write,
     };
-    match run(&settings) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("texel-tune: {error}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use clap::CommandFactory;
-
-    use super::*;
-
-    #[test]
-    fn the_command_line_is_well_formed() {
-        Arguments::command().debug_assert();
-    }
+    exit_code("texel-tune", run(&settings))
 }

@@ -8,6 +8,7 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, ValueEnum};
 use ferrochess::nnue::Activation;
 use ferrochess::nnue::features::KingLayout;
+use ferrochess_tools::exit_code;
 use ferrochess_tools::train::{Options, Shape, train};
 
 const NAME: &str = "train";
@@ -125,16 +126,7 @@ fn main() -> ExitCode {
             .error(ErrorKind::ValueValidation, problem)
             .exit();
     }
-    match train(&options) {
-        Ok(record) => {
-            println!("{record}");
-            ExitCode::SUCCESS
-        }
-        Err(error) => {
-            eprintln!("{NAME}: {error}");
-            ExitCode::FAILURE
-        }
-    }
+    exit_code(NAME, train(&options).map(|record| println!("{record}")))
 }
 
 #[cfg(test)]
@@ -142,12 +134,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_command_line_is_well_formed() {
-        Arguments::command().debug_assert();
-    }
-
-    #[test]
     fn the_defaults_are_the_library_s() {
+        Arguments::command().debug_assert();
         let options = Arguments::parse_from([NAME, "data.txt"]).options();
         let defaults = Options::new(vec![PathBuf::from("data.txt")]);
         assert_eq!(format!("{options:?}"), format!("{defaults:?}"));
