@@ -67,16 +67,16 @@ test-deps: ## the Debian packages some tests use (installed with apt-get when ro
 	fi
 
 lint: ## rustfmt, clippy -D warnings, ruff, mypy
-	cargo fmt --check
-	cargo clippy --all-targets -- -D warnings
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --features python -- -D warnings
 	$(PYTHON) -m ruff check python tests benches tools src/book/openings .ci
 	$(PYTHON) -m mypy
 
 test: test-deps dev test-rust test-python test-notebooks ## install what tests need, run every test
 
-test-rust: ## cargo tests (debug assertions on: the search's invariants), then the native UCI binary test_uci drives
-	cargo test
+test-rust: ## cargo tests, engine and tools (debug assertions on: the search's invariants), then the UCI binary test_uci drives
+	cargo test --workspace
 	cargo build --release --bin ferrochess-uci
 
 test-python: ## pytest (needs `make dev` first)

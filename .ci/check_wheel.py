@@ -1,8 +1,9 @@
 """Guards what `make wheel` hands to users: the wheel claims a manylinux tag that auditwheel
 confirms, uses only the abi3 API of CPython 3.9 (abi3audit), has metadata PyPI accepts (twine check
 --strict), holds exactly the package's tracked files plus the compiled extension (no tests,
-benches, tools, target/, notebooks or caches), and stays under a size budget; the sdist holds what a
-build from source needs. Prints each fact it checked and the sizes; exits 1 naming every problem.
+benches, tools, target/, notebooks or caches), whose code holds none of the Rust tools', and stays
+under a size budget; the sdist holds what a build from source needs. Prints each fact it checked
+and the sizes; exits 1 naming every problem.
 
 Run with the tools' Python (`make wheel-check`): auditwheel, twine and abi3audit are beside it.
 """
@@ -43,6 +44,10 @@ FORBIDDEN_IN_WHEEL = re.compile(
     r"|\.(pyc|ipynb|rs|d)$"
     r"|(^|/)Cargo\.(toml|lock)$"
 )
+# Strings only the Rust tools' code holds (the tools crate, tools/: self-play generation, training,
+# tuning): their source paths, which panic locations carry, and their names. maturin builds the
+# extension from the engine package alone, so none may be in it.
+TOOLS_IN_EXTENSION = re.compile(rb"datagen|tools/src/|ferrochess[_-]tools")
 REQUIRED_IN_SDIST = [
     "Cargo.toml",
     "Cargo.lock",
@@ -145,7 +150,8 @@ def check_wheel_files(wheel: Path, max_bytes: int) -> list[str]:
         dist_info = next(name.split("/")[0] for name in names if ".dist-info/" in name)
         wheel_meta = archive.read(f"{dist_info}/WHEEL").decode()
         entry_points = archive.read(f"{dist_info}/entry_points.txt").decode()
-    problems = []
+        extension = archive.read(EXTENSION) if EXTENSION in names else b""
+    problems = check_extension_has_no_tools(extension)
     package = {name for name in names if not name.startswith(f"{dist_info}/")}
     expected = tracked_package_files() | {EXTENSION}
     for name in sorted(package - expected):
@@ -175,6 +181,13 @@ def check_wheel_files(wheel: Path, max_bytes: int) -> list[str]:
     if size > max_bytes:
         problems.append(f"wheel is {size:,} bytes, over the budget of {max_bytes:,}")
     return problems
+
+
+def check_extension_has_no_tools(extension: bytes) -> list[str]:
+    """The extension's bytes hold no string of the Rust tools' code."""
+    found = sorted({match.group().decode() for match in TOOLS_IN_EXTENSION.finditer(extension)})
+    print(f"extension: {len(extension):,} bytes; strings of the Rust tools: {found or 'none'}")
+    return [f"{EXTENSION} holds {text!r}: code of the Rust tools (tools/)" for text in found]
 
 
 def check_sdist_files(sdist: Path) -> list[str]:
