@@ -89,19 +89,20 @@ def test_the_readme_has_a_python_quick_start() -> None:
 
 
 @pytest.mark.parametrize(
-    ("page", "line", "source"), BLOCKS, ids=[f"{page}:{line}" for page, line, _ in BLOCKS]
+    ("doc", "line", "source"), BLOCKS, ids=[f"{doc}:{line}" for doc, line, _ in BLOCKS]
 )
 def test_python_block_runs(
-    page: str, line: int, source: str, monkeypatch: pytest.MonkeyPatch
+    doc: str, line: int, source: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(ROOT)
-    code = compile(source, f"{page}:{line}", "exec")
-    exec(code, {"__name__": f"{Path(page).stem}_line_{line}"})
+    code = compile(source, f"{doc}:{line}", "exec")
+    exec(code, {"__name__": f"{Path(doc).stem}_line_{line}"})
 
 
-@pytest.mark.parametrize("page", PAGES, ids=[name(page) for page in PAGES])
-def test_relative_links_point_to_files_that_exist(page: Path) -> None:
-    assert broken_links(page) == []
+# (Named `doc`, not `page`: pytest-playwright's fixture of that name would mark them browser tests.)
+@pytest.mark.parametrize("doc", PAGES, ids=[name(page) for page in PAGES])
+def test_relative_links_point_to_files_that_exist(doc: Path) -> None:
+    assert broken_links(doc) == []
 
 
 def test_the_link_check_sees_a_broken_link(tmp_path: Path) -> None:
