@@ -110,7 +110,7 @@ reliability: ## the full stress and resource runs of RELIABILITY.md (about 5 min
 # marks its row and then fails the target. One whose peer or data is absent says why in its row.
 BENCH_RESULTS ?= target/bench
 
-bench: ## every speed benchmark (about 10 min), then BENCHMARKS.md's summary; after `make dev`
+bench: ## every speed benchmark (about 4 min), then BENCHMARKS.md's summary; after `make dev`
 	mkdir -p $(BENCH_RESULTS) && rm -f $(BENCH_RESULTS)/*.json $(BENCH_RESULTS)/*.txt
 	date +%s > $(BENCH_RESULTS)/started
 	-set -o pipefail; cargo bench --bench search_bench | tee $(BENCH_RESULTS)/search_bench.txt

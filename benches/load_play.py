@@ -1,16 +1,20 @@
 """Load test of the play page's API: many clients asking for engine moves at once.
 
-Contract: starts `ferrochess play` as a subprocess on 127.0.0.1 (a free port, `--engines 2`, book
-off so that every request searches), then runs `--clients` threads (20 by default) that each send
-`--requests` (50) `POST /api/move` requests at `--level` (1): each client plays a game, making a
-random legal move of its own and asking for the engine's reply, starting a new game when one ends.
+Contract: serves the play app as `ferrochess play --engines 2 --book none` does, in a subprocess on
+127.0.0.1 (a free port; book off so that every request searches), but without the page's natural
+reply delay (a level below full strength waits 0.6 to 1.8 s before it answers, holding no engine:
+the latency would measure that wait; `--natural-delay` keeps it), then runs `--clients` threads
+(20 by default) that each send `--requests` (50) `POST /api/move` requests at `--level` (1): each
+client plays a game, making a random legal move of its own and asking for the engine's reply,
+starting a new game when one ends.
 Records every response's status and latency, then prints the count of each status, the latency
 p50, p95 and maximum, and exits 1 if any response is a 5xx other than the deliberate 503 (all
 engines busy), or if a request failed outright. Bounded: clients x requests requests, each with a
 30 s timeout. `--json` prints the figures as JSON instead, `--json PATH` writes them to PATH and
 prints the report too.
 
-    python benches/load_play.py [--clients 20] [--requests 50] [--level 1] [--json [PATH]]
+    python benches/load_play.py [--clients 20] [--requests 50] [--level 1] [--natural-delay]
+        [--json [PATH]]
 """
 
 from __future__ import annotations
@@ -32,6 +36,16 @@ from typing import Any
 from _common import add_json_option, emit_json
 
 TIMEOUT_SECONDS = 30.0
+ENGINES = 2
+# The app `ferrochess play --book none --syzygy-path ""` serves, the natural delay as asked.
+SERVER = """
+import sys
+from ferrochess.web import create_app
+port, engines, delay = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "on"
+config = {"FERROCHESS_BOOK": None, "FERROCHESS_SYZYGY_PATH": "", "FERROCHESS_ENGINES": engines,
+          "FERROCHESS_NATURAL_DELAY": delay}
+create_app(config).run(host="127.0.0.1", port=port, threaded=True, use_reloader=False)
+"""
 
 
 def free_port() -> int:
@@ -100,13 +114,18 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--level", type=int, default=1)
+    parser.add_argument(
+        "--natural-delay",
+        action="store_true",
+        help="keep the page's natural reply delay below full strength (off by default)",
+    )
     add_json_option(parser)
     args = parser.parse_args()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    delay = "on" if args.natural_delay else "off"
     server = subprocess.Popen(
-        [sys.executable, "-m", "ferrochess", "play", "--port", str(port), "--engines", "2",
-         "--book", "none", "--syzygy-path", ""],
+        [sys.executable, "-c", SERVER, str(port), str(ENGINES), delay],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
@@ -131,6 +150,8 @@ def main() -> int:
         "clients": args.clients,
         "requests_per_client": args.requests,
         "level": args.level,
+        "engines": ENGINES,
+        "natural_delay": args.natural_delay,
         "requests": len(results),
         "statuses": dict(sorted(statuses.items())),
         "p50_ms": round(statistics.median(latencies), 1),

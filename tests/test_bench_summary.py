@@ -106,6 +106,8 @@ def sample_results() -> dict[str, Any]:
             "clients": 20,
             "requests_per_client": 50,
             "level": 1,
+            "engines": 2,
+            "natural_delay": False,
             "requests": 1000,
             "statuses": {"200": 1000},
             "p50_ms": 61.8,
@@ -153,8 +155,8 @@ vs python-chess's reader | 342,465 /s | 41,085 /s | **8.34x** |  |
 `workers=1` | 14.93 s | 28.55 s | **1.91x** | about 2x on 2 cores (>= 1.8x): met |
 | time to depth 17, 24 Bratko-Kopec positions, `threads=2` vs `threads=1` (nodes/s 1.68x) \
 | 18.15 s | 21.39 s | **1.18x** |  |
-| play page API under load: 20 clients x 50 `POST /api/move` at level 1, 2 engines \
-| p50 61.8 ms, p95 73.8 ms, 331 requests/s |  |  \
+| play page API under load: 20 clients x 50 `POST /api/move` at level 1, 2 engines, no natural \
+delay | p50 61.8 ms, p95 73.8 ms, 331 requests/s |  |  \
 | no 5xx but the deliberate 503: met (statuses 200: 1,000) |
 | timed search overrun past `Limit(time=T)`, 80 searches, T = 10, 500 ms \
 | max -0.71 ms (never over) |  |  | a few ms (<= 5 ms): met |"""

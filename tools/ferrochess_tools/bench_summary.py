@@ -300,7 +300,8 @@ def load_play_rows(result: dict[str, Any]) -> list[Row]:
         Row(
             f"play page API under load: {result['clients']} clients x "
             f"{result['requests_per_client']} `POST /api/move` at level {result['level']}, "
-            "2 engines",
+            f"{result['engines']} engines, "
+            + ("the page's natural delay on" if result["natural_delay"] else "no natural delay"),
             f"p50 {result['p50_ms']:.1f} ms, p95 {result['p95_ms']:.1f} ms, "
             f"{result['requests_per_s']:.0f} requests/s",
             "",
