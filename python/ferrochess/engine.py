@@ -132,8 +132,8 @@ class Level(NamedTuple):
     elo: int
     """About how strongly it plays: Elo on Stockfish 15.1's ``UCI_Elo`` scale at 10 s + 0.1 s a
     game, fitted from games against Stockfish and the neighbouring levels by ``make calibrate``
-    (the generated table ``src/level/table.rs``; BENCHMARKS.md, "Level calibration"). What
-    ``Engine.play(elo=...)`` and ``UCI_Elo`` interpolate between."""
+    (the generated table ``src/level/table.rs``; docs/benchmarks-history.md, "Level
+    calibration"). What ``Engine.play(elo=...)`` and ``UCI_Elo`` interpolate between."""
     calibration: str
     """``"measured"``: ``elo`` was measured with these settings and the current network;
     ``"stale"``: with other settings or another evaluation, so the level may play stronger or

@@ -15,10 +15,10 @@
 //! [`LEVEL_POINTS`]`[n - 1]`, and a *level coordinate* `x` between two levels (what an Elo between
 //! two calibrated levels maps onto, [`super::Level::for_elo`]) sits between their points in
 //! proportion, its depth cap on the line between the two levels' caps ([`Strength::at`]). The
-//! curve's constants were a first guess from the matches of the old levels (BENCHMARKS.md,
-//! "Playing strength before issue 10"); the levels' points are re-spaced from what `make
-//! calibrate` measured of them (BENCHMARKS.md, "Level calibration"), so that each level is about
-//! as far above the one below as the others.
+//! curve's constants were a first guess from the matches of the old levels
+//! (docs/benchmarks-history.md, "Playing strength before issue 10"); the levels' points are
+//! re-spaced from what `make calibrate` measured of them (docs/benchmarks-history.md, "Level
+//! calibration"), so that each level is about as far above the one below as the others.
 
 use crate::hash::fnv1a;
 use crate::limits::SearchLimits;
@@ -28,18 +28,18 @@ use crate::search::Line;
 /// The curve coordinate (and the level coordinate) of full strength, the plain search.
 pub const FULL_STRENGTH: f64 = 10.0;
 
-/// Where levels 1 to 10 sit on the curve, re-spaced three times from calibrations with the
-/// network (BENCHMARKS.md, "Level calibration"). The first, levels at `c` = 1, 2, ... 10 (228
+/// Where levels 1 to 10 sit on the curve, re-spaced three times from calibrations with the network
+/// (docs/benchmarks-history.md, "Level calibration"). The first, levels at `c` = 1, 2, ... 10 (228
 /// games), found about 190 Elo a unit from 2 to 7, then flat. The second, at 1, 1.75, 2.6, 3.4,
 /// 4.1, 4.85, 5.6, 6.4, 7.4, 10 (600 games): 634, 759, 1315, 1428, 1606, 1736, 1887, 1889, 2089,
 /// 2381. The third, at 1, 1.78, 2, 2.6, 3.6, 4.3, 5.1, 6.7, 8, 10 (600 games): 732, 876, 1136,
-/// 1256, 1486, 1567, 1792, 1977, 2068, 2374, two steps short of 100 (81 and 91). These points
-/// move levels 4 to 7 and 9, read off all three runs; the fourth calibration, on them (850
-/// games), measured every step at least 100. With the third search bundle the sixth
-/// calibration measured level 9, at 8.6 (10 plies), only 78 above level 8 and 308 below full
-/// strength. At 9.4 (11 plies) it measured 2118, 97 above level 8; at 9.9 (12 plies, the
-/// deepest cap below full strength; the seventh calibration, the table in `table.rs`) 2164,
-/// 143 above level 8 and 243 below full strength. The other levels stayed where they were.
+/// 1256, 1486, 1567, 1792, 1977, 2068, 2374, two steps short of 100 (81 and 91). These points move
+/// levels 4 to 7 and 9, read off all three runs; the fourth calibration, on them (850 games),
+/// measured every step at least 100. With the third search bundle the sixth calibration measured
+/// level 9, at 8.6 (10 plies), only 78 above level 8 and 308 below full strength. At 9.4 (11 plies)
+/// it measured 2118, 97 above level 8; at 9.9 (12 plies, the deepest cap below full strength; the
+/// seventh calibration, the table in `table.rs`) 2164, 143 above level 8 and 243 below full
+/// strength. The other levels stayed where they were.
 pub const LEVEL_POINTS: [f64; 10] = [1.0, 1.78, 2.0, 2.7, 3.5, 4.6, 5.2, 6.7, 9.9, FULL_STRENGTH];
 /// Node cap at `c = 1` (level 1), in nodes: enough for a one-ply search of every candidate line
 /// (about 500 to 850 nodes with six lines in middlegame positions), so that level 1 really

@@ -43,7 +43,7 @@ impl Context<'_> {
         for depth in 1..=max_depth {
             // Short mates proven in full width, which the selective search may not see yet (the
             // 368 mates of tests/data/mates.epd all found at depth 2N - 1; +19 Elo, 95% -7..+44,
-            // over 300 games at 5 s + 0.05 s: BENCHMARKS.md, "Mate proofs").
+            // over 300 games at 5 s + 0.05 s: docs/benchmarks-history.md, "Mate proofs").
             context.prove_mates(&mut proofs, depth, &root_moves, lines_wanted);
             if context.stopped {
                 break;

@@ -3,17 +3,18 @@
 //!
 //! The Elo written beside a step is what removing it cost in self-play: the engine against itself
 //! without the step, 150 to 200 games at 2 s + 0.02 s per game, with its 95% interval
-//! (BENCHMARKS.md, "Search and evaluation steps"). The steps marked "issue 19's bundle" came
-//! together, with the network as the evaluation: the continuation and correction histories, the
-//! improving rule, the table's score as an estimate, static exchange pruning, history in the late
-//! move reductions and the quiescence search's use of the table. Together they gained +96 Elo
-//! (95% +72..+122) over the search without them, 300 games at 5 s + 0.05 s (BENCHMARKS.md,
-//! "Search steps with the network"). Singular extensions (step 14e, "issue 19's second bundle"),
-//! with the evaluation shrunk as the 50-move rule nears (`Context::evaluate`), gained +20
-//! (95% -5..+44) in 300 games at 5 s + 0.05 s (BENCHMARKS.md, "The second round"). ProbCut
-//! (Step 12b), the null move's larger reduction far above beta and a ply more of late move
-//! reduction when not improving ("issue 19's third bundle") gained +17 (95% -3..+36) in 400
-//! games at 5 s + 0.05 s (BENCHMARKS.md, "The third round").
+//! (docs/benchmarks-history.md, "Search and evaluation steps"). The steps marked "issue 19's
+//! bundle" came together, with the network as the evaluation: the continuation and correction
+//! histories, the improving rule, the table's score as an estimate, static exchange pruning,
+//! history in the late move reductions and the quiescence search's use of the table. Together they
+//! gained +96 Elo (95% +72..+122) over the search without them, 300 games at 5 s + 0.05 s
+//! (docs/benchmarks-history.md, "Search steps with the network"). Singular extensions (step 14e,
+//! "issue 19's second bundle"), with the evaluation shrunk as the 50-move rule nears
+//! (`Context::evaluate`), gained +20 (95% -5..+44) in 300 games at 5 s + 0.05 s
+//! (docs/benchmarks-history.md, "The second round"). ProbCut (Step 12b), the null move's larger
+//! reduction far above beta and a ply more of late move reduction when not improving ("issue 19's
+//! third bundle") gained +17 (95% -3..+36) in 400 games at 5 s + 0.05 s
+//! (docs/benchmarks-history.md, "The third round").
 
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position as _, Role};
@@ -76,7 +77,8 @@ impl Context<'_> {
             }
         }
 
-        // Step 3. Mate distance pruning: no line from here beats a mate already found closer to the root.
+        // Step 3. Mate distance pruning: no line from here beats a mate already found closer to the
+        // root.
         if self.switches.alpha_beta {
             alpha = alpha.max(Score::mated_in(ply));
             beta = beta.min(Score::mate_in(ply + 1));
@@ -85,8 +87,8 @@ impl Context<'_> {
             }
         }
 
-        // Step 4. Check extension: a side in check is searched one ply deeper, so a check at the horizon
-        // is never mistaken for a quiet position.
+        // Step 4. Check extension: a side in check is searched one ply deeper, so a check at the
+        // horizon is never mistaken for a quiet position.
         let in_check = self.position.board().is_check();
         if in_check {
             depth += 1;
@@ -100,7 +102,8 @@ impl Context<'_> {
             return self.quiescence(alpha, beta);
         }
 
-        // Step 6. Transposition table: a deep enough stored result with a fitting bound ends the node.
+        // Step 6. Transposition table: a deep enough stored result with a fitting bound ends the
+        // node.
         let key = self.position.key();
         let entry = if self.switches.transposition_table && excluded.is_none() {
             self.table.probe(key)
@@ -126,7 +129,8 @@ impl Context<'_> {
             depth -= 1;
         }
 
-        // Step 7. Generate moves; none is checkmate or stalemate. Stalemate is a draw, never a loss.
+        // Step 7. Generate moves; none is checkmate or stalemate. Stalemate is a draw, never a
+        // loss.
         let mut moves = self.position.board().legal_moves();
         if moves.is_empty() {
             return if in_check {
@@ -384,10 +388,10 @@ impl Context<'_> {
                 self.position.pop();
                 continue;
             }
-            // Step 14d. The first move with the full window; the others with a null window
-            // first (principal variation search, +168 Elo, 95% +130..+211), late quiet moves
-            // also shallower (late move reductions, +63 Elo, 95% +26..+102), each searched again, deeper and
-            // then with the full window, when it beats alpha.
+            // Step 14d. The first move with the full window; the others with a null window first
+            // (principal variation search, +168 Elo, 95% +130..+211), late quiet moves also
+            // shallower (late move reductions, +63 Elo, 95% +26..+102), each searched again, deeper
+            // and then with the full window, when it beats alpha.
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 || !alpha_beta {
                 let (child_alpha, child_beta) = self.child_window(alpha, beta);

@@ -11,6 +11,8 @@ as `python -m ferrochess_tools.NAME --help`:
   `mate_depth`: how many of them a UCI engine finds at depth 2N - 1.
 - `texel_positions`: quiet positions with their results or Stockfish labels, for the Texel tuner.
 - `reliability`: the stress and resource runs of RELIABILITY.md (`make reliability`).
+- `bench_summary`: rewrites BENCHMARKS.md's summary from what `make bench` measured.
+- `module_graph`: the engine crate's import graph and its circles (there must be none).
 
 The tools read and write the checkout they live in (`REPO_ROOT`), so they are installed editable,
 never as a wheel.

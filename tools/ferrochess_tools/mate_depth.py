@@ -4,7 +4,8 @@ Contract: for each line of the suite (a position whose shortest forced mate is `
 `bm` = every first move that forces it), asks the engine for `go depth 2N-1` and counts, per N, the
 positions where its `bestmove` is not in `bm`. Prints one line per N and the missed positions'
 ids; exits 1 if any was missed. Used to compare the engine before and after the mate proofs
-(BENCHMARKS.md, "Mate proofs"); `tests/test_mate_suite.py` checks the Python API the same way.
+(docs/benchmarks-history.md, "Mate proofs"); `tests/test_mate_suite.py` checks the Python API
+the same way.
 
     python -m ferrochess_tools.mate_depth [--engine target/release/ferrochess-uci] [--suite FILE]
 """
