@@ -10,10 +10,11 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -184,19 +185,32 @@ def test_killing_a_run_and_rerunning_finishes_every_game_once(
     pgn = shared_data / "pgn" / "lichess_db_100k.pgn"
     out = tmp_path / "killed.jsonl"
     command = [sys.executable, "-m", "ferrochess", "analyse", str(pgn), "-o", str(out),
-               "--depth", "4", "--workers", "2", "--no-progress"]  # fmt: skip
-    run = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
-    while run.poll() is None and time.monotonic() < deadline:
-        if out.exists() and out.read_text(encoding="utf-8").count("\n") >= 4:
-            break
-        time.sleep(0.05)
-    assert run.poll() is None, "the run ended before it could be killed"
+               "--depth", "4", "--workers", "2"]  # fmt: skip
+    # Killed once its progress bar (on stderr, updated after each record is written and
+    # flushed) says three games are done; a run stuck for 120 s is killed, which ends the wait.
+    run = subprocess.Popen(
+        [*command, "--progress"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    assert run.stderr is not None
+    watchdog = threading.Timer(120, run.kill)
+    watchdog.start()
+    said, done_so_far = b"", 0
+    try:
+        while done_so_far < 3:
+            chunk = run.stderr.read1(4096)
+            assert chunk, f"the run ended before it could be killed: {said[-500:]!r}"
+            said += chunk
+            counts = re.findall(rb"analysing: (\d+) ?game", said)
+            done_so_far = int(counts[-1]) if counts else 0
+    finally:
+        watchdog.cancel()
     os.kill(run.pid, signal.SIGKILL)
     run.wait(30)
     partial = out.read_text(encoding="utf-8").count("\n") - 1
     assert 3 <= partial < 47
-    rerun = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    rerun = subprocess.run(
+        [*command, "--no-progress"], capture_output=True, text=True, timeout=600
+    )
     assert rerun.returncode == 0, rerun.stderr
     assert f"{47 - partial} games analysed, {partial} already done" in rerun.stdout
     done = records(out)
