@@ -2,31 +2,10 @@
 // and its state machine. The server is the only judge of legality and of how the game ends: every
 // position drawn is a State the server sent; this module decides only whose turn it is to act.
 //
-// The states and every transition between them, in one table. A change of state happens only
-// through `fire(event)`, which throws on an event the current state does not take.
+// The states and every transition between them are one table, game_states.js.
 
 import { Clock } from "./clock.js";
-
-export const TRANSITIONS = Object.freeze({
-  // Asking the server for the game's position (start, reload, takeback, new game, retry).
-  loading: { human: "ready", engine: "thinking", ended: "over", failed: "error" },
-  // The human to move.
-  ready: { moved: "thinking", ended: "over", failed: "error" },
-  // The human's move is being checked, then the engine searches (its clock runs).
-  thinking: { replied: "ready", refused: "ready", ended: "over", failed: "error" },
-  // The game is over: the banner, the review button.
-  over: { review: "reviewing" },
-  // The review is being computed (review.js), then shown; "learn from your mistakes".
-  reviewing: { reviewed: "reviewed", stopped: "over" },
-  reviewed: { learn: "learning", review: "reviewing", stopped: "over" },
-  learning: { learned: "reviewed", stopped: "over" },
-  // The server could not be reached or refused: a message with "Try again" (-> load).
-  error: {},
-  // Another tab took the game over: a button takes it back (-> load).
-  stale: {},
-});
-/** Events every state takes. */
-export const FROM_ANY_STATE = Object.freeze({ load: "loading", superseded: "stale" });
+import { FROM_ANY_STATE, TRANSITIONS } from "./game_states.js";
 
 export const START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const BUSY_RETRIES = 4;
