@@ -25,9 +25,9 @@ game ended and what the engine last thought. It is a client of the play service'
 the game stands and ends, and in which words, is :func:`ferrochess.rules.status` (lichess's
 rules: threefold repetition on the third occurrence, the fifty-move rule at the hundredth
 half-move, never a move earlier), a FEN is read by :func:`ferrochess.rules.position` and a level
-checked by :func:`ferrochess.web.service.check_level`, as for the play page. What it does itself
-is the controller's part: selection and clicks, typed SAN or UCI, takeback, the engine's reply,
-and drawing the board.
+checked by :func:`ferrochess.web.service.check_level`, and the engine's reply comes from
+:meth:`ferrochess.web.service.GameService.reply`, as for the play page. What it does itself is the
+controller's part: selection and clicks, typed SAN or UCI, takeback, and drawing the board.
 
 >>> from ferrochess.notebook import play  # doctest: +SKIP
 >>> play(level=3)  # the last expression of a cell shows the board  # doctest: +SKIP
@@ -53,6 +53,7 @@ from ferrochess._closing import Closing
 from ferrochess.engine import Engine
 from ferrochess.interop import white_score
 from ferrochess.web.pool import EnginePool
+from ferrochess.web.reading import Game
 from ferrochess.web.service import BadInput, GameService, Settings, check_level
 from ferrochess.web.service import refusal as service_refusal
 
@@ -307,17 +308,18 @@ class NotebookGame(Closing):
     def engine_move(self) -> chess.engine.PlayResult:
         """The engine plays for the side to move (at :attr:`level`, within :attr:`think_time`
         seconds, from the book when :attr:`book` is on) and returns its PlayResult, which
-        :meth:`engine_text` then describes. Raises ValueError when the game is over."""
+        :meth:`engine_text` then describes. Raises ValueError when the game is over. The move
+        comes from the play page's judge, :meth:`GameService.reply
+        <ferrochess.web.service.GameService.reply>`, over this game's engine (without the page's
+        natural delay)."""
         if self.is_over():
             raise ValueError(f"the game is over ({self.status_text()})")
-        result = self.engine.play(
-            self.board,
-            chess.engine.Limit(time=self.think_time),
-            level=self.level,
-            use_book=self.book,
+        service = GameService(
+            EnginePool.lending(self.engine, owned=False),
+            Settings(max_think_seconds=self.think_time, natural_delay=False),
         )
-        if result.move is None:  # pragma: no cover - ruled out by the game-over check above
-            raise ValueError("the engine found no legal move")
+        result, _seconds = service.reply(Game(self.board, None), self.level, self.book)
+        assert result.move is not None  # reply() refuses a game without a legal move
         number = f"{self.board.fullmove_number}{'.' if self.board.turn == chess.WHITE else '...'}"
         self.last_engine_san = f"{number} {self.board.san(result.move)}"
         self.last_result = result

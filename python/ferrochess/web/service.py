@@ -210,28 +210,17 @@ class GameService:
         level = check_level(self.settings.default_level if chosen is None else chosen)
         use_book = boolean(data, "book", True)
         clock = read_clock(data)
-        refuse_if_over(game)
-        limit = self._limit(board, clock)
-        with self._search(data) as search:
-            started = time.monotonic()
-            with self._engine(search) as engine:
-                result = engine.play(board, limit, level=level, use_book=use_book)
-            if search.cancelled.is_set():
-                raise Cancelled
-            info: dict[str, Any] = dict(result.info)
-            source = info.get("source", "search")
-            delay = self._natural_delay(board, level, source, clock) - (time.monotonic() - started)
-            if delay > 0 and search.cancelled.wait(delay):
-                raise Cancelled
+        result, seconds = self.reply(game, level, use_book, clock, client_field(data))
         move = result.move
-        if move is None:  # pragma: no cover - ruled out by the game-over check above
-            raise BadInput("moves", "there is no legal move")
+        assert move is not None  # reply() refuses a game without a legal move
+        info: dict[str, Any] = dict(result.info)
+        source = info.get("source", "search")
         answer: dict[str, Any] = {
             "move": move.uci(),
             "san": board.san(move),
             "source": source,
             "level": level,
-            "think_ms": round(1000 * (time.monotonic() - started), 1),
+            "think_ms": round(1000 * seconds, 1),
         }
         if source == "book":
             answer["book_weight"] = info.get("book_weight")
@@ -249,6 +238,36 @@ class GameService:
         answer["state"] = describe(Game(board, None))
         return answer
 
+    def reply(
+        self,
+        game: Game,
+        level: int,
+        use_book: bool = True,
+        clock: dict[str, float] | None = None,
+        client: str | None = None,
+    ) -> tuple[chess.engine.PlayResult, float]:
+        """The engine's move in ``game`` at ``level`` (from the book when ``use_book``) and the
+        seconds it took: refused (BadInput) when the game is over, searched within the service's
+        think time and ``clock``, taking a natural time below full strength (when the settings
+        say so). A newer search of ``client`` cancels this one (Cancelled); Busy when no engine
+        is free. The play page's moves and the notebook's :class:`NotebookGame` both come here."""
+        refuse_if_over(game)
+        board = game.board
+        limit = self._limit(board, clock)
+        with self._search(client) as search:
+            started = time.monotonic()
+            with self._engine(search) as engine:
+                result = engine.play(board, limit, level=level, use_book=use_book)
+            if search.cancelled.is_set():
+                raise Cancelled
+            source = str(result.info.get("source", "search"))
+            delay = self._natural_delay(board, level, source, clock) - (time.monotonic() - started)
+            if delay > 0 and search.cancelled.wait(delay):
+                raise Cancelled
+        if result.move is None:  # pragma: no cover - ruled out by the game-over check above
+            raise BadInput("moves", "there is no legal move")
+        return result, time.monotonic() - started
+
     def draw(self, body: Any) -> dict[str, Any]:
         """A draw offered by ``color`` (the human's side); the engine, playing the other side,
         accepts when its evaluation says the position is level or worse for it."""
@@ -257,7 +276,7 @@ class GameService:
         refuse_if_over(game)
         offered_by = color_field(data, "color")
         engine_color = not offered_by
-        with self._search(data) as search, self._engine(search) as engine:
+        with self._search(client_field(data)) as search, self._engine(search) as engine:
             info = engine.analyse(game.board, chess.engine.Limit(nodes=self.settings.draw_nodes))
         if search.cancelled.is_set():
             raise Cancelled
@@ -279,7 +298,7 @@ class GameService:
         refuse_if_over(game)
         move = read_move(data, "move", board)
         limit = chess.engine.Limit(nodes=self.settings.judge_nodes)
-        with self._search(data) as search, self._engine(search) as engine:
+        with self._search(client_field(data)) as search, self._engine(search) as engine:
             best_info = engine.analyse(board, limit)
             best_pv = best_info.get("pv") or []
             best = best_pv[0] if best_pv else move
@@ -326,7 +345,7 @@ class GameService:
         limit = chess.engine.Limit(nodes=self.settings.review_nodes)
 
         try:
-            with self._search(data) as search:
+            with self._search(client_field(data)) as search:
 
                 def progress(done: int, total: int) -> None:
                     if search.cancelled.is_set():
@@ -383,9 +402,8 @@ class GameService:
     # --- helpers ----------------------------------------------------------------------------------
 
     @contextmanager
-    def _search(self, data: dict[str, Any]) -> Iterator[_Search]:
-        """Register a search for ``data``'s client (cancelling the client's previous one)."""
-        client = client_field(data)
+    def _search(self, client: str | None) -> Iterator[_Search]:
+        """Register a search for ``client`` (cancelling its previous one; None: no client)."""
         search = _Search()
         previous = None
         if client is not None:
