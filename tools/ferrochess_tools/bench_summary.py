@@ -509,9 +509,10 @@ def main(argv: list[str] | None = None) -> int:
         text = arguments.output.read_text(encoding="utf-8")
         arguments.output.write_text(replace_section(text, SUMMARY_MARKERS, section), "utf-8")
         print(f"wrote the summary of {arguments.output} from {arguments.results}")
-    for failure in failures:
-        print(f"FAILED: {failure}", file=sys.stderr)
-    return 1 if failures else 0
+    if failures:
+        print("\n".join(f"FAILED: {failure}" for failure in failures), file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -337,6 +337,9 @@ mod testing {
     use shakmaty::Chess;
 
     use super::data::Sample;
+    use ferrochess::nnue::Activation;
+    use ferrochess::nnue::features::KingLayout;
+
     use super::network::Shape;
     use super::optimizer::Trainer;
 
@@ -356,6 +359,16 @@ mod testing {
                 (board, sample)
             })
             .collect()
+    }
+
+    /// A test network's shape: `king` layout, `hidden` neurons, 8 output buckets, `activation`.
+    pub(crate) fn shape(king: KingLayout, activation: Activation, hidden: usize) -> Shape {
+        Shape {
+            king,
+            hidden,
+            buckets: 8,
+            activation,
+        }
     }
 
     /// A network away from its initial state: biases and output weights spread out.

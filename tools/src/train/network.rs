@@ -355,7 +355,7 @@ mod tests {
     use ferrochess::nnue::features;
     use shakmaty::Position as _;
 
-    use super::super::testing::{boards_and_samples, trained_looking};
+    use super::super::testing::{boards_and_samples, shape, trained_looking};
     use super::*;
 
     #[test]
@@ -388,12 +388,7 @@ mod tests {
             (Activation::SquaredClippedRelu, KingLayout::Mirrored4),
             (Activation::ClippedRelu, KingLayout::Mirrored4),
         ] {
-            let shape = Shape {
-                king,
-                hidden: 16,
-                buckets: 8,
-                activation,
-            };
+            let shape = shape(king, activation, 16);
             let trainer = trained_looking(shape, 7);
             let table = Inputs::new(shape.king);
             let samples: Vec<Sample> = boards_and_samples().into_iter().map(|(_, s)| s).collect();

@@ -165,7 +165,7 @@ mod tests {
 
     use super::super::SCALE;
     use super::super::network::{Scratch, forward};
-    use super::super::testing::{boards_and_samples, trained_looking};
+    use super::super::testing::{boards_and_samples, shape, trained_looking};
     use super::*;
 
     /// The parameters rounded to what the quantised network holds, back in float.
@@ -194,12 +194,7 @@ mod tests {
             (Activation::SquaredClippedRelu, KingLayout::Plain),
             (Activation::ClippedRelu, KingLayout::Mirrored4),
         ] {
-            let shape = Shape {
-                king,
-                hidden: 64,
-                buckets: 8,
-                activation,
-            };
+            let shape = shape(king, activation, 64);
             let trainer = trained_looking(shape, 11);
             let network = Network::from_bytes(&trainer.quantised().unwrap().to_bytes()).unwrap();
             let table = Inputs::new(shape.king);
