@@ -110,7 +110,7 @@ reliability: ## the full stress and resource runs of RELIABILITY.md (about 5 min
 # marks its row and then fails the target. One whose peer or data is absent says why in its row.
 BENCH_RESULTS ?= target/bench
 
-bench: ## every speed benchmark (about 4 min), then BENCHMARKS.md's summary; after `make dev`
+bench: ## every speed benchmark (2 to 4 min), then BENCHMARKS.md's summary; after `make dev`
 	mkdir -p $(BENCH_RESULTS) && rm -f $(BENCH_RESULTS)/*.json $(BENCH_RESULTS)/*.txt
 	date +%s > $(BENCH_RESULTS)/started
 	-set -o pipefail; cargo bench --bench search_bench | tee $(BENCH_RESULTS)/search_bench.txt
@@ -162,7 +162,7 @@ CALIBRATE_ARGS ?= --games 100
 CALIBRATE_CHECK ?= 1500,2000
 
 .PHONY: calibrate
-calibrate: ## measure the levels in games; writes src/level/table.rs, README/BENCHMARKS tables, docs/levels.png
+calibrate: ## measure the levels in games; writes src/level/table.rs, docs/levels.md and BENCHMARKS tables, docs/levels.png
 	cargo build --release --bin ferrochess-uci
 	MPLBACKEND=Agg $(PYTHON) -m ferrochess_tools.calibrate $(CALIBRATE_ARGS)
 	cargo build --release --bin ferrochess-uci
