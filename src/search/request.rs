@@ -23,8 +23,8 @@ pub const DEFAULT_HASH_MB: usize = 16;
 
 /// Everything a search is asked for besides the position: its limits, how many lines, which root
 /// moves to leave out, and whether the book may answer. (A playing level is not the search's
-/// business: [`Player`](crate::level::Player) sets the limits and chooses among the lines.) The one way into
-/// the search is [`Searcher::think`](super::Searcher::think), which checks it first
+/// business: [`Player`](crate::level::Player) sets the limits and chooses among the lines.) The
+/// one way into the search is [`Searcher::think`](super::Searcher::think), which checks it first
 /// ([`SearchRequest::validate`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchRequest {
