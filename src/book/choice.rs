@@ -1,5 +1,5 @@
 //! Choosing one book move: how ([`Selection`]), within which limits ([`BookOptions`]), and with which
-//! randomness ([`Random`](crate::random::Random), seeded for reproducible games). [`BookPlayer`] holds all three for an
+//! randomness ([`Random`], seeded for reproducible games). [`BookPlayer`] holds all three for an
 //! engine that consults its book before it searches.
 
 use std::sync::Arc;
