@@ -11,18 +11,13 @@ use std::time::Instant;
 use ferrochess::bench::{BENCH_POSITIONS, BenchReport};
 use ferrochess::nnue::{Accumulators, Evaluation, default_network};
 use ferrochess::position::Position;
+use ferrochess::random::Random;
 use ferrochess::search::{SearchRequest, Searcher, Silent};
 use shakmaty::Position as _;
 
 /// Nanoseconds per evaluation along random lines (a push, an evaluation, more pushes, pops).
 fn evaluation_cost(evaluation: &Evaluation) -> f64 {
-    let mut random = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move |n: usize| {
-        random ^= random << 13;
-        random ^= random >> 7;
-        random ^= random << 17;
-        (random % n as u64) as usize
-    };
+    let mut random = Random::seeded(1);
     let network = default_network();
     let mut accumulators = Accumulators::new(&network);
     let mut evaluations = 0u64;
@@ -35,7 +30,7 @@ fn evaluation_cost(evaluation: &Evaluation) -> f64 {
                 if moves.is_empty() {
                     break;
                 }
-                position.push(moves[next(moves.len())]);
+                position.push(moves[random.index(moves.len())]);
                 let start = Instant::now();
                 let value = match evaluation {
                     Evaluation::Classic => ferrochess::eval::evaluate(position.board()).value(),
