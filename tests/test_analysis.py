@@ -1,5 +1,6 @@
 """Guards game review: analyse_game judges a known blunder and scores a mate, and says what the
-tables say of their positions; analyse_pgn writes one
+tables say of their positions; a move's and a side's accuracy are lichess's (hand-computed
+examples; a side that loses its queen once scores far below a plain mean); analyse_pgn writes one
 record per game as it goes, continues a stopped run without repeating or losing a game (also
 after a kill mid-write), refuses an output written with other settings, records broken games,
 names a missing file, gives the same records on 1 or 2 workers and on a Dask LocalCluster of 2
@@ -30,7 +31,7 @@ from ferrochess import (
     analyse_pgn,
     annotate_pgn,
 )
-from ferrochess.analysis import winning_chances
+from ferrochess.analysis import game_accuracy, move_accuracy, winning_chances
 
 Limit = chess.engine.Limit
 # 3...Nf6?? allows 4.Qxf7#.
@@ -83,6 +84,72 @@ def test_a_blunder_is_judged_and_a_mate_scored() -> None:
     # The engine's own best move is never judged, whatever the search after it says.
     best = [move for move in review["moves"] if move["move"] == move["best_move"]]
     assert best and all(move["judgement"] is None and move["accuracy"] == 100 for move in best)
+
+
+def test_a_moves_accuracy_is_lichess_curve_of_its_drop() -> None:
+    """103.1668100711649 * exp(-0.04354415386753951 * drop) - 3.166924740191411, plus lichess's
+    uncertainty bonus of 1, clamped to 0..100; no drop is 100."""
+    assert move_accuracy(60, 60) == move_accuracy(50, 60) == 100
+    # A drop of 10 points: 103.1668 * exp(-0.435442) - 3.1669 + 1 = 64.5798.
+    assert move_accuracy(60, 50) == pytest.approx(64.5798, abs=1e-4)
+    assert move_accuracy(50, 35) == pytest.approx(51.5208, abs=1e-4)
+    assert move_accuracy(100, 0) == 0
+
+
+def test_a_sides_accuracy_is_lichess_mean_of_the_weighted_and_harmonic_means() -> None:
+    """Four moves: window of 2 positions (a tenth of the moves, at least 2), each move weighted by
+    the population standard deviation of White's win percent before and after it, within 0.5..12.
+    White: accuracies 100 and 80, weights 2.5 (55 -> 60) and 0.5 (45 -> 45, 0 raised to 0.5):
+    weighted (250 + 40) / 3 = 96.6667, harmonic 2 / (1/100 + 1/80) = 88.8889, mean 92.7778.
+    Black: 50 and 20, weights 7.5 (60 -> 45) and 12 (45 -> 10, 17.5 cut to 12): weighted
+    (375 + 240) / 19.5 = 31.5385, harmonic 2 / (1/50 + 1/20) = 28.5714, mean 30.0549."""
+    wins, accuracies = [55, 60, 45, 45, 10], [100, 50, 80, 20]
+    sides = game_accuracy(wins, accuracies)
+    assert sides["white"] == pytest.approx(92.7778, abs=1e-4)
+    assert sides["black"] == pytest.approx(30.0549, abs=1e-4)
+    # From a position with Black to move, the first move is Black's.
+    swapped = game_accuracy(wins, accuracies, chess.BLACK)
+    assert (swapped["white"], swapped["black"]) == (sides["black"], sides["white"])
+    assert game_accuracy([50], []) == {"white": None, "black": None}
+    assert game_accuracy([50, 50], [100]) == {"white": 100, "black": None}
+    with pytest.raises(ValueError, match="one more"):
+        game_accuracy([50, 50], [100, 100])
+
+
+def test_the_first_window_weighs_the_first_moves() -> None:
+    """30 moves: windows of 3 positions; move 0 is weighed by the first window (positions 0-2),
+    move i > 0 by positions i-1..i+1. White's win percent is 50 throughout but 80 after move 15
+    (index 14), so the moves of index 14, 15 and 16 weigh 12 (the deviation of 50, 50, 80 is
+    14.1) and every other 0.5. White (indices 0, 2, .. 28), all 100 but index 16 at 40: weighted
+    (13 * 0.5 * 100 + 12 * 100 + 12 * 40) / 30.5 = 76.3934, harmonic 15 / (14/100 + 1/40) =
+    90.9091, mean 83.6513 (a plain mean says 96). Black (1, 3, .. 29), all 100 but index 15 at
+    60: weighted (7 * 100 + 12 * 60) / 19 = 74.7368, harmonic 15 / (14/100 + 1/60) = 95.7447,
+    mean 85.2408."""
+    wins = [50.0] * 31
+    wins[15] = 80
+    accuracies = [100.0] * 30
+    accuracies[16], accuracies[15] = 40, 60
+    sides = game_accuracy(wins, accuracies)
+    assert sides["white"] == pytest.approx(83.6513, abs=1e-4)
+    assert sides["black"] == pytest.approx(85.2408, abs=1e-4)
+
+
+# White gives its queen for a pawn once (8. Qxh7+?? Kxh7) in an otherwise quiet Queen's Gambit.
+QUEEN_BLUNDER = (
+    "1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O 6. Nf3 Nbd7 7. Qc2 c5 8. Qxh7+ Kxh7 "
+    "9. Bd3+ Kg8 *"
+)
+
+
+def test_one_queen_blunder_drags_a_sides_accuracy_far_below_a_plain_mean() -> None:
+    review = analyse_game(game_of(QUEEN_BLUNDER), Limit(depth=5))
+    white = [move for move in review["moves"] if move["color"] == "white"]
+    blunders = [move["san"] for move in white if move["judgement"] == "blunder"]
+    assert blunders == ["Qxh7+"], white
+    # The plain mean of White's nine moves is about 89; lichess's formula about 45.
+    plain = sum(move["accuracy"] for move in white) / len(white)
+    assert review["accuracy"]["white"] < 60 and plain > 85, (review["accuracy"], plain)
+    assert review["accuracy"]["black"] > 80
 
 
 def test_tablebase_positions_carry_the_tables_verdict(syzygy: Path) -> None:

@@ -8,10 +8,14 @@ mover's winning chance, then each side's accuracy. The formulas are lichess's: w
 ``2 / (1 + exp(-0.00368208 * cp)) - 1`` (a mate counts as certain: it is worth
 :data:`~ferrochess.interop.MATE_CP`), a drop of 0.1, 0.2 or 0.3 in
 those chances (on the -1..1 scale) is an inaccuracy, a mistake or a blunder, and a move's
-accuracy is ``103.1668 * exp(-0.04354 * drop%) - 3.1669`` (drop in win percent, clamped to
-0..100); a side's accuracy here is the plain mean of its moves' accuracies. The move the engine
-itself found best in the position before drops nothing (no judgement, accuracy 100), whatever the
-separate search of the position after says.
+accuracy is ``103.1668 * exp(-0.04354 * drop%) - 3.1669 + 1`` (drop in the mover's win percent;
+the 1 is lichess's bonus for an imperfect analysis; clamped to 0..100: :func:`move_accuracy`). The
+move the engine itself found best in the position before drops nothing (no judgement, accuracy
+100), whatever the separate search of the position after says. A side's accuracy is lichess's game
+accuracy (:func:`game_accuracy`): the mean of two means of its moves' accuracies, one weighted by
+how much White's win percent swings around each move (so a blunder in a calm position weighs
+more than a slip in a wild one) and the harmonic one (so one bad blunder drags the side down,
+where a plain mean would still give a side that loses its queen 85%).
 
 :func:`analyse_pgn` reviews every game of PGN files into a JSON-lines file, one record per game,
 written as each game finishes. Its first line records the settings; a rerun on the same file skips
@@ -30,8 +34,9 @@ import io
 import json
 import math
 import os
+import statistics
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +57,9 @@ __all__ = [
     "analyse_pgn",
     "annotate_pgn",
     "final_score",
+    "game_accuracy",
     "judgement",
+    "move_accuracy",
     "winning_chances",
 ]
 
@@ -63,6 +70,15 @@ JUDGEMENTS = ((0.3, "blunder"), (0.2, "mistake"), (0.1, "inaccuracy"))
 """The least drop in the mover's winning chances (-1..1) that makes each judgement, worst first."""
 NAGS = {"inaccuracy": chess.pgn.NAG_DUBIOUS_MOVE, "mistake": chess.pgn.NAG_MISTAKE,
         "blunder": chess.pgn.NAG_BLUNDER}  # fmt: skip
+ACCURACY_CURVE = (103.1668100711649, 0.04354415386753951, -3.166924740191411)
+"""``a, k, b`` of a move's accuracy ``a * exp(-k * drop) + b`` for a drop in win percent (lichess's
+fit: no drop 100, a drop of 10 points 60, 40 points 20, 80 points 0)."""
+ACCURACY_BONUS = 1.0
+"""Accuracy points lichess adds to a move that loses anything, for the analysis being imperfect."""
+VOLATILITY_WINDOW_MOVES = (2, 8)
+"""Least and most positions in the window whose win percents weigh a move (a tenth of the moves)."""
+VOLATILITY_WEIGHT = (0.5, 12.0)
+"""Least and most weight of a move: the standard deviation of its window's win percents, clamped."""
 IN_FLIGHT_PER_WORKER = 4
 """Games handed out ahead per worker: enough to keep workers busy, few enough to bound memory."""
 
@@ -87,6 +103,59 @@ def judgement(drop: float) -> str | None:
     """What a drop in the mover's winning chances (-1..1 scale) makes of a move: "blunder",
     "mistake", "inaccuracy" (see :data:`JUDGEMENTS`), or None for a smaller drop."""
     return next((name for bound, name in JUDGEMENTS if drop >= bound), None)
+
+
+def move_accuracy(win_before: float, win_after: float) -> float:
+    """A move's accuracy, 0 to 100, from the mover's win percent (0 to 100) before and after it,
+    as lichess computes it: 100 when the move loses nothing, else :data:`ACCURACY_CURVE` of the
+    drop plus :data:`ACCURACY_BONUS`, clamped to 0..100."""
+    if win_after >= win_before:
+        return 100.0
+    scale, rate, offset = ACCURACY_CURVE
+    raw = scale * math.exp(-rate * (win_before - win_after)) + offset + ACCURACY_BONUS
+    return max(0.0, min(100.0, raw))
+
+
+def game_accuracy(
+    win_percents: Sequence[float], accuracies: Sequence[float], first: chess.Color = chess.WHITE
+) -> dict[str, float | None]:
+    """Each side's accuracy in a game, as lichess computes it, by colour name (None for a side
+    that did not move).
+
+    ``win_percents`` is White's win percent (0 to 100) in each position of the game, the start
+    first (one more than the moves); ``accuracies`` each move's accuracy (:func:`move_accuracy`),
+    in order; ``first`` the side that made the first move. Each move is weighted by the population
+    standard deviation of the win percents in a window of the game (its size a tenth of the moves,
+    within :data:`VOLATILITY_WINDOW_MOVES`: the first window stands for the first moves, then one
+    window slides a position at a time), clamped to :data:`VOLATILITY_WEIGHT`. A side's accuracy is
+    the mean of the weighted mean of its moves' accuracies and their harmonic mean (each accuracy
+    counted as at least 1, so a move of accuracy 0 does not make it 0)."""
+    if len(win_percents) != len(accuracies) + 1:
+        raise ValueError(
+            f"{len(win_percents)} win percents for {len(accuracies)} moves: one more is needed "
+            "(the start position's, then one after each move)"
+        )
+    low, high = VOLATILITY_WINDOW_MOVES
+    size = max(low, min(high, len(accuracies) // 10))
+    windows = [win_percents[:size]] * (min(size, len(win_percents)) - 2) + [
+        win_percents[start : start + size]
+        for start in range(max(1, len(win_percents) - size + 1))
+    ]
+    least, most = VOLATILITY_WEIGHT
+    weights = [max(least, min(most, statistics.pstdev(window))) for window in windows]
+    sides: dict[str, list[tuple[float, float]]] = {"white": [], "black": []}
+    for index, (accuracy, weight) in enumerate(zip(accuracies, weights)):
+        mover = first if index % 2 == 0 else not first
+        sides[chess.COLOR_NAMES[mover]].append((accuracy, weight))
+    result: dict[str, float | None] = {}
+    for color, moves in sides.items():
+        if not moves:
+            result[color] = None
+            continue
+        weighted = sum(a * w for a, w in moves) / sum(w for _, w in moves)
+        harmonic = len(moves) / sum(1 / max(1.0, a) for a, _ in moves)
+        result[color] = (weighted + harmonic) / 2
+    return result
 
 
 def final_score(ended: chess.Outcome) -> dict[str, Any]:
@@ -151,7 +220,7 @@ def _review(
     if progress is not None:
         progress(len(evaluations), len(positions))
     reviewed = []
-    per_side: dict[str, list[float]] = {"white": [], "black": []}
+    accuracies: list[float] = []
     counts = {color: {name: 0 for _, name in JUDGEMENTS} for color in ("white", "black")}
     for ply, move in enumerate(moves, start=1):
         before, after = evaluations[ply - 1], evaluations[ply]
@@ -167,10 +236,10 @@ def _review(
         judged = judgement(drop)
         win_before = 50 + 50 * chances_before
         win_after = 50 + 50 * chances_after
-        accuracy = max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * 50 * drop) - 3.1669))
+        accuracy = 100.0 if best else move_accuracy(win_before, win_after)
         if judged is not None:
             counts[color][judged] += 1
-        per_side[color].append(accuracy)
+        accuracies.append(accuracy)
         reviewed.append(
             {
                 "ply": ply,
@@ -188,12 +257,14 @@ def _review(
                 "judgement": judged,
             }
         )
+    # White's win percent in every position, the start's own evaluation first.
+    win_percents = [50 + 50 * winning_chances(evaluation["score"]) for evaluation in evaluations]
+    sides = game_accuracy(win_percents, accuracies, positions[0].turn)
     return {
         "headers": dict(game.headers),
         "moves": reviewed,
         "accuracy": {
-            color: round(sum(values) / len(values), 2) if values else None
-            for color, values in per_side.items()
+            color: None if value is None else round(value, 2) for color, value in sides.items()
         },
         "judgements": counts,
     }
