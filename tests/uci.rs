@@ -197,6 +197,43 @@ fn book_moves_and_mates_and_multipv() {
     assert!(lines.iter().any(|l| l.contains(" multipv 3 ")));
 }
 
+/// `(depth, multipv)` of each `info depth` line, in order.
+fn info_keys(lines: &[String]) -> Vec<(u32, u32)> {
+    lines
+        .iter()
+        .filter(|line| line.starts_with("info depth "))
+        .map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let field = |name: &str| -> u32 {
+                let at = words.iter().position(|word| *word == name).unwrap();
+                words[at + 1].parse().unwrap()
+            };
+            (field("depth"), field("multipv"))
+        })
+        .collect()
+}
+
+#[test]
+fn each_iteration_is_reported_once() {
+    // One line per depth, the last not sent again before bestmove (the `position` after each
+    // `go` waits for its search to end)...
+    let lines = session(
+        "setoption name OwnBook value false\nposition startpos\ngo depth 5\nposition startpos\n\
+         quit\n",
+    );
+    let once: Vec<(u32, u32)> = (1..=5).map(|depth| (depth, 1)).collect();
+    assert_eq!(info_keys(&lines), once, "{lines:?}");
+    // ...and each depth's lines once with MultiPV.
+    let lines = session(
+        "setoption name MultiPV value 3\nsetoption name OwnBook value false\n\
+         position startpos\ngo depth 4\nposition startpos\nquit\n",
+    );
+    let once: Vec<(u32, u32)> = (1..=4)
+        .flat_map(|depth| (1..=3).map(move |multipv| (depth, multipv)))
+        .collect();
+    assert_eq!(info_keys(&lines), once, "{lines:?}");
+}
+
 #[test]
 fn infinite_search_waits_for_stop() {
     let lines =

@@ -27,7 +27,7 @@ use crate::limits::{MAX_DEPTH, SearchLimits, StopFlag, TimeManager};
 use crate::nnue::{DEFAULT_NETWORK_NAME, Evaluation};
 use crate::position::{Position, START_FEN, move_to_uci};
 use crate::score::ScoreKind;
-use crate::search::{Decision, SearchInfo, SearchObserver, SearchRequest, Searcher};
+use crate::search::{Decision, Line, SearchInfo, SearchObserver, SearchRequest, Searcher};
 use crate::tablebase::{SYZYGY_PATH_ENV, Tablebases};
 use options::{Changed, DEFAULT_EVAL_FILE, EVALUATION_CLASSIC, Options};
 
@@ -345,7 +345,10 @@ impl<W: Write + Send + 'static> Uci<W> {
             let mut searcher = searcher
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
-            let mut observer = Reporter { out: &out };
+            let mut observer = Reporter {
+                out: &out,
+                reported: None,
+            };
             // A level's choices differ from game to game, as a person's do.
             let mut player = Player::new(None);
             let decision = player.think(
@@ -364,7 +367,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                 thread::sleep(Duration::from_millis(1));
             }
             match decision {
-                Ok(decision) => report_decision(&out, &decision),
+                Ok(decision) => report_decision(&out, &decision, observer.reported.as_ref()),
                 Err(error) => {
                     send(&out, &format!("info string error: {error}"));
                     send(&out, "bestmove 0000");
@@ -406,6 +409,9 @@ impl<W: Write + Send + 'static> Uci<W> {
 /// Prints the search's progress as `info` lines.
 struct Reporter<'a, W: Write> {
     out: &'a Mutex<W>,
+    /// The depth and lines of the last iteration printed, so the decision does not print them
+    /// again.
+    reported: Option<(u32, Vec<Line>)>,
 }
 
 impl<W: Write> SearchObserver for Reporter<'_, W> {
@@ -413,6 +419,7 @@ impl<W: Write> SearchObserver for Reporter<'_, W> {
         for line in info_lines(info) {
             send(self.out, &line);
         }
+        self.reported = Some((info.depth, info.lines.clone()));
         true
     }
 }
@@ -450,7 +457,15 @@ fn uci_score(score: crate::score::Score) -> String {
     }
 }
 
-fn report_decision<W: Write>(out: &Mutex<W>, decision: &Decision) {
+/// Prints how the move was chosen, then `bestmove`. A search's lines are printed only when they
+/// say something the last iteration's `info` lines (`reported`: its depth and lines) did not: a
+/// search stopped before its first iteration ended, a mate proven after the last one, or a level's
+/// choice of another line than the best.
+fn report_decision<W: Write>(
+    out: &Mutex<W>,
+    decision: &Decision,
+    reported: Option<&(u32, Vec<Line>)>,
+) {
     let ponder = match decision {
         Decision::Book(book) => {
             let uci = move_to_uci(book.entry.chess_move);
@@ -478,8 +493,13 @@ fn report_decision<W: Write>(out: &Mutex<W>, decision: &Decision) {
             if let Some(error) = &info.tablebase_error {
                 send(out, &format!("info string tablebases off: {error}"));
             }
-            for line in info_lines(info) {
-                send(out, &line);
+            let already_said = reported.is_some_and(|(depth, lines)| {
+                *depth == info.depth && lines.starts_with(&info.lines)
+            });
+            if !already_said {
+                for line in info_lines(info) {
+                    send(out, &line);
+                }
             }
             info.ponder()
         }
