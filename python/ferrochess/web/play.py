@@ -7,6 +7,7 @@ a server restart. Endpoints:
 
 ``GET /``                  the page
 ``GET /pieces/<code>.svg`` python-chess's artwork for a piece (``wK``, ``bN``, ...): the icon
+``GET /favicon.ico``       the same white knight as an icon file, which browsers ask for themselves
 ``GET /api/levels``        the playing levels (with their calibration) and the default
 ``POST /api/state``        a game -> its State: every position, legal moves, status, opening
 ``POST /api/move``         a game + ``level``, ``book``, ``clock`` -> the engine's move, with the
@@ -27,11 +28,20 @@ import json
 import queue
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import chess
 import chess.svg
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+    send_from_directory,
+)
 
 from ferrochess.exceptions import IllegalMoveError, InvalidFenError
 from ferrochess.web.reading import BadInput, read_game
@@ -42,6 +52,9 @@ bp = Blueprint("play", __name__, template_folder="templates", static_folder="sta
                static_url_path="/static")  # fmt: skip
 
 RETRY_AFTER_SECONDS = 1
+ICON_MAX_AGE_SECONDS = 86400
+"""How long a browser may keep the piece images and the favicon (seconds)."""
+ICON_FOLDER = Path(__file__).resolve().parent / "static"
 PIECE_CODES = {f"{color}{letter}" for color in "wb" for letter in "KQRBNP"}
 
 
@@ -84,7 +97,19 @@ def piece(code: str) -> Response:
     symbol = code[1] if code[0] == "w" else code[1].lower()
     svg = chess.svg.piece(chess.Piece.from_symbol(symbol), size=90)
     response = Response(svg, mimetype="image/svg+xml")
-    response.cache_control.max_age = 86400
+    response.cache_control.max_age = ICON_MAX_AGE_SECONDS
+    response.cache_control.public = True
+    return response
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """python-chess's white knight (the page's icon) at 16, 32 and 48 pixels, as one ICO file:
+    browsers ask for ``/favicon.ico`` themselves, also on pages that name no icon."""
+    response = send_from_directory(
+        ICON_FOLDER, "favicon.ico", mimetype="image/vnd.microsoft.icon",
+        max_age=ICON_MAX_AGE_SECONDS,
+    )  # fmt: skip
     response.cache_control.public = True
     return response
 
