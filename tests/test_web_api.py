@@ -93,9 +93,12 @@ def test_state_of_the_start(client: FlaskClient) -> None:
         "over": False, "result": "*", "reason": None, "winner": None, "termination": None
     }  # fmt: skip
     assert state["dests"]["g1"] == ["f3", "h3"] and len(state["dests"]) == 10
+    even = {"white": {"pieces": [], "points": 0}, "black": {"pieces": [], "points": 0}}
     assert state["positions"] == [
-        {"fen": chess.STARTING_FEN, "last_move": None, "check": None, "turn": "white"}
-    ]
+        {"fen": chess.STARTING_FEN, "last_move": None, "check": None, "turn": "white",
+         "material": even}
+    ]  # fmt: skip
+    assert state["material"] == even
 
 
 def test_state_after_moves_has_san_check_and_opening(client: FlaskClient) -> None:

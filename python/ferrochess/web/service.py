@@ -48,8 +48,10 @@ from ferrochess.web.reading import (
     color_field,
     pgn_escape,
     read_clock,
+    read_clocks,
     read_game,
     read_move,
+    read_time_control,
     text,
 )
 
@@ -362,11 +364,15 @@ class GameService:
         emit({"review": review})
 
     def pgn(self, body: Any, site: str = "ferrochess") -> dict[str, Any]:
-        """The game as PGN, written by python-chess, with ``white`` and ``black`` as names."""
+        """The game as PGN, written by python-chess, with ``white`` and ``black`` as names, the
+        ``time_control`` as its TimeControl tag ("-": none) and each move's ``clocks`` as its
+        ``[%clk]``."""
         data = as_object(body)
         game = read_game(data)
         white = text(data, "white", "White")
         black = text(data, "black", "Black")
+        control = read_time_control(data)
+        clocks = read_clocks(data, len(game.board.move_stack))
         status = rules.status(game.board, game.end)
         pgn_game = chess.pgn.Game.from_board(game.board)
         today = datetime.date.today()
@@ -383,7 +389,11 @@ class GameService:
         if named is not None:
             pgn_game.headers["ECO"] = named["eco"]
             pgn_game.headers["Opening"] = pgn_escape(named["name"])
-        exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=False)
+        pgn_game.headers["TimeControl"] = "-" if control is None else "{}+{}".format(*control)
+        for node, seconds in zip(pgn_game.mainline(), clocks):
+            if seconds is not None:
+                node.set_clock(seconds // 1)  # whole seconds, as a clock shows them
+        exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
         return {"pgn": pgn_game.accept(exporter), "filename": f"ferrochess-{today:%Y%m%d}.pgn"}
 
     def cancel(self, body: Any) -> dict[str, Any]:
@@ -470,11 +480,11 @@ def describe(game: Game) -> dict[str, Any]:
     root = board.root()
     replay = root.copy()
     sans = []
-    positions = [position_of(replay, None)]
+    positions = [{**position_of(replay, None), "material": material_of(replay)}]
     for move in board.move_stack:
         sans.append(replay.san(move))
         replay.push(move)
-        positions.append(position_of(replay, move))
+        positions.append({**position_of(replay, move), "material": material_of(replay)})
     status = rules.status(board, game.end)
     legal = [] if status["over"] else list(board.legal_moves)
     dests: dict[str, list[str]] = {}
@@ -500,6 +510,7 @@ def describe(game: Game) -> dict[str, Any]:
         "status": status,
         "end": game.end,
         "opening": opening_of(board),
+        "material": current["material"],
     }
 
 
@@ -526,3 +537,24 @@ def opening_of(board: chess.Board) -> dict[str, str] | None:
     if named is None or named.code == START_POSITION_CODE:
         return None
     return {"eco": named.eco, "code": named.code, "name": named.name}
+
+
+PIECE_POINTS = {chess.QUEEN: 9, chess.ROOK: 5, chess.BISHOP: 3, chess.KNIGHT: 3, chess.PAWN: 1}
+"""The pieces' usual values in pawns, in the order lichess lists a side's extra pieces."""
+
+
+def material_of(board: chess.Board) -> dict[str, dict[str, Any]]:
+    """The material difference as lichess shows it beside each player: per colour, the pieces it
+    has more of than the other side (``pieces``, names by role, queen first) and the points it is
+    ahead by (``points``, 0 unless ahead)."""
+    pieces: dict[str, list[str]] = {"white": [], "black": []}
+    balance = 0
+    for piece_type, points in PIECE_POINTS.items():
+        white, black = (len(board.pieces(piece_type, color)) for color in chess.COLORS)
+        balance += points * (white - black)
+        more = "white" if white > black else "black"
+        pieces[more].extend([chess.piece_name(piece_type)] * abs(white - black))
+    return {
+        "white": {"pieces": pieces["white"], "points": max(balance, 0)},
+        "black": {"pieces": pieces["black"], "points": max(-balance, 0)},
+    }
