@@ -249,7 +249,7 @@ def test_threefold_repetition_ends_the_game_on_the_third_occurrence(
     assert len(moves(page)) == 7
     click_move(page, "f6", "g8")
     wait_state(page, "over")
-    assert "threefold repetition" in banner(page) and "1/2-1/2" in banner(page)
+    assert "threefold repetition" in banner(page) and "½-½" in banner(page)
 
 
 def test_a_halfmove_clock_of_99_is_not_over(play: Page) -> None:

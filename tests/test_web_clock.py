@@ -142,7 +142,7 @@ def test_a_flag_is_a_draw_when_the_opponent_cannot_mate(page: Page, server: str)
     page.clock.fast_forward("03:05")
     wait_state(page, "over")
     text = banner(page)
-    assert "1/2-1/2" in text and "cannot mate" in text
+    assert "½-½" in text and "cannot mate" in text
 
 
 def test_a_reload_keeps_the_game_and_the_clocks(play: Page) -> None:

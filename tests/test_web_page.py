@@ -241,7 +241,7 @@ def test_a_draw_offer_is_accepted_when_the_engine_is_worse(play: Page) -> None:
     play.click('#app [data-action="draw"]')
     wait_state(play, "over")
     text = banner(play)
-    assert "1/2-1/2" in text and "Draw by agreement" in text
+    assert "½-½" in text and "Draw by agreement" in text
     assert game_value(play, "game.end") == {"by": "agreement"}
 
 

@@ -1,6 +1,7 @@
-// Two chess clocks with an increment: the running side, the time left, the flag, and a form that
-// survives a reload (the running side and the wall-clock time it started, so the time a page was
-// closed is charged too). Times are milliseconds; `now` is Date.now() unless given.
+// Two chess clocks with an increment: the running side, the time left, the flag, the time left
+// after each move, and a form that survives a reload (the running side and the wall-clock time it
+// started, so the time a page was closed is charged too). Times are milliseconds; `now` is
+// Date.now() unless given.
 
 /** The time controls offered, as lichess names them ("minutes+seconds"). */
 export const TIME_CONTROLS = Object.freeze([
@@ -26,11 +27,16 @@ export function timeControl(id, custom = {}) {
   return { initial: preset.minutes * 60000, increment: preset.increment * 1000 };
 }
 
-/** "3+2" for 3 minutes and 2 seconds; "0.5+0" for 30 s. */
+/** Lichess's names of the starting times that are not a whole number of minutes, by seconds. */
+const FRACTIONS = Object.freeze({ 15: "¼", 30: "½", 45: "¾", 90: "1.5" });
+
+/** A time control as lichess names it, "minutes+seconds": "3+2"; "¼+0", "½+0", "¾+0" for 15,
+ * 30 and 45 s; other minutes to two decimals at most ("1.25+0"). */
 export function describeTimeControl(control) {
   if (!control) return "No clock";
-  const minutes = control.initial / 60000;
-  return `${Number.isInteger(minutes) ? minutes : minutes.toFixed(2).replace(/0+$/, "")}+${control.increment / 1000}`;
+  const seconds = control.initial / 1000;
+  const minutes = FRACTIONS[seconds] || String(Number((seconds / 60).toFixed(2)));
+  return `${minutes}+${control.increment / 1000}`;
 }
 
 /** A clock reading as a person reads one: "4:59", "0:09.4" under ten seconds, "1:02:03". */
@@ -49,12 +55,14 @@ export function formatClock(ms) {
 
 export class Clock {
   /** A new clock at `initial` ms a side, `increment` ms added after each move; nobody running. */
-  constructor({ initial, increment = 0, white = initial, black = initial, running = null, since = null }) {
+  constructor({ initial, increment = 0, white = initial, black = initial, running = null, since = null,
+    history = [] }) {
     this.initial = initial;
     this.increment = increment;
     this.times = { white, black };
     this.running = running; // "white" | "black" | null
     this.since = since; // Date.now() when `running` started
+    this.history = history.slice(); // ms left to the mover after each ply (null: not known)
   }
 
   static fromJSON(saved) {
@@ -63,7 +71,9 @@ export class Clock {
     if (!numbers.every((value) => Number.isFinite(value) && value >= 0)) return null;
     const running = saved.running === "white" || saved.running === "black" ? saved.running : null;
     const since = running && Number.isFinite(saved.since) ? saved.since : null;
-    return new Clock({ ...saved, running: since === null ? null : running, since });
+    const history = Array.isArray(saved.history)
+      ? saved.history.map((ms) => (Number.isFinite(ms) && ms >= 0 ? ms : null)) : [];
+    return new Clock({ ...saved, running: since === null ? null : running, since, history });
   }
 
   toJSON() {
@@ -74,6 +84,7 @@ export class Clock {
       black: this.times.black,
       running: this.running,
       since: this.since,
+      history: this.history.slice(),
     };
   }
 
@@ -114,6 +125,14 @@ export class Clock {
     if (this.running === color) this.stop(now);
     this.times[color] = Math.max(0, this.times[color]) + this.increment;
     if (startOther) this.start(color === "white" ? "black" : "white", now);
+  }
+
+  /** The `plies`-th move of the game was `color`'s, its clock pressed: the time it has left is
+   * that move's (the PGN's [%clk]). Records of later plies (taken back, refused) are dropped. */
+  record(plies, color, now = Date.now()) {
+    this.history.length = Math.min(this.history.length, plies - 1);
+    while (this.history.length < plies - 1) this.history.push(null);
+    this.history.push(Math.max(0, Math.round(this.remaining(color, now))));
   }
 
   /** The side whose time has run out, or null. */

@@ -375,6 +375,7 @@ export class PlayGame {
     if (!this.clock) return;
     if (this.clock.running === color) this.clock.press(color);
     else if (plies >= 2) this.clock.start(other(color));
+    this.clock.record(plies, color);
     this.onChange("clock");
   }
 

@@ -16,9 +16,10 @@ export function buildLayout(root, uid) {
     const thinking = el("span", { class: "thinking", role: "status", hidden: true },
       el("span", { class: "spinner", "aria-hidden": "true" }), " thinking…");
     const clock = el("span", { class: "clock", hidden: true, "aria-label": "Clock" });
+    const material = el("span", { class: "material", "aria-label": "Material ahead" });
     const rootElement = el("div", { class: `player player-${where}` },
-      el("span", { class: "player-who" }, name, detail), thinking, clock);
-    return { root: rootElement, name, detail, thinking, clock };
+      el("span", { class: "player-who" }, name, detail), material, thinking, clock);
+    return { root: rootElement, name, detail, material, thinking, clock };
   };
 
   const top = player("top");
@@ -141,19 +142,20 @@ export function buildLayout(root, uid) {
 
   root.classList.add("fc-play");
   root.dataset.state = "loading";
+  const boardArea = el("div", { class: "board-area" },
+    top.root,
+    el("div", { class: "board-row" }, evalBar, el("div", { class: "board-frame" }, boardElement)),
+    bottom.root,
+    opening);
   root.replaceChildren(
-    el("div", { class: "board-area" },
-      top.root,
-      el("div", { class: "board-row" }, evalBar, el("div", { class: "board-frame" }, boardElement)),
-      bottom.root,
-      opening),
+    boardArea,
     el("div", { class: "side" }, table, review, engineCard, setup, position, footer),
     stale,
   );
   if (!root.hasAttribute("tabindex")) root.tabIndex = 0;
 
   return {
-    top, bottom, board: boardElement, evalBar, evalFill, opening, banner, message, moves, nav,
+    top, bottom, boardArea, board: boardElement, evalBar, evalFill, opening, banner, message, moves, nav,
     backToLive, buttons, inGame, afterGame, review, engineToggle, muteToggle,
     engine: { body: engineBody, hiddenNote, summary, stats, score, depth, nodes, time: timeStat, line, pv },
     color, level, time, custom, customMinutes, customIncrement, timeNote, book,

@@ -123,6 +123,7 @@ export class Learn {
       check: position.check || false, movable, premovable: false,
     });
     board.arrows([]);
+    this.root.onLesson(this.lesson.prefix.length, position.fen);
   }
 
   async #try(uci) {

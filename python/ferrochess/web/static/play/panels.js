@@ -149,13 +149,18 @@ export function renderEvalBar(bar, fill, score, visible) {
   bar.title = score ? `Evaluation ${formatScore(score)}` : "No evaluation yet";
 }
 
+/** A result as lichess shows it: "½-½" for a draw ("1/2-1/2" stays the PGN's), "1-0", "0-1". */
+export function resultShown(result) {
+  return result === "1/2-1/2" ? "½-½" : result;
+}
+
 /**
  * The game-over banner's words: `{headline, detail}`. It says who won; it says ferrochess won
  * only when ferrochess played a move of the game (a position set up already over was not its
  * win).
  */
 export function bannerWords(status, { human, engineMoved, movesPlayed }) {
-  const headline = status.result;
+  const headline = resultShown(status.result);
   const { winner, termination, reason } = status;
   let detail;
   if (termination === "resign" || termination === "flag") {
@@ -176,6 +181,23 @@ export function bannerWords(status, { human, engineMoved, movesPlayed }) {
     if (winner && winner !== human) who = "";
   }
   return { headline, detail, who };
+}
+
+/** The pieces' figurines, drawn beside a player (with the text variant selector: no emoji). */
+const FIGURINES = Object.freeze({ queen: "♛\uFE0E", rook: "♜\uFE0E", bishop: "♝\uFE0E", knight: "♞\uFE0E",
+  pawn: "♟\uFE0E" });
+
+/** Beside a player, lichess's material difference as the server counted it (a State's
+ * `material` for that colour): the pieces it is up, and "+N" when it is ahead. */
+export function renderMaterial(box, side) {
+  box.replaceChildren();
+  if (!side) return;
+  side.pieces.forEach((piece, index) => {
+    const again = index > 0 && side.pieces[index - 1] === piece; // drawn overlapping, as lichess does
+    box.append(el("span", { class: `material-piece${again ? " again" : ""}`, "data-piece": piece, title: piece },
+      FIGURINES[piece] || ""));
+  });
+  if (side.points > 0) box.append(el("span", { class: "material-score" }, `+${side.points}`));
 }
 
 /** A clock's face: the time, running or not, low time. */

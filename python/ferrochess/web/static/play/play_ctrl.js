@@ -51,6 +51,7 @@ export class PlayCtrl {
       getGame: () => ({ fen: game.fen, moves: game.moves.slice(), human: game.human, end: game.end }),
       onJump: (ply) => this.showPly(ply),
       onDone: () => this.showLive(),
+      onLesson: (ply, fen) => this.showLesson(ply, fen),
       onState: (state) => this.reviewChanged(state),
     });
     this.previousPhase = game.phase;
@@ -171,6 +172,15 @@ export class PlayCtrl {
     this.view.renderControls();
   }
 
+  /** The lessons (learn.js) show the position after `ply` plies, or a try from it (`fen`): the
+   * move list and the FEN box follow the board. */
+  showLesson(ply, fen) {
+    this.viewPly = ply;
+    this.view.renderMovesList();
+    this.view.renderFen(fen);
+    this.view.renderControls();
+  }
+
   step(delta) {
     const state = this.game.state;
     if (!state || !state.positions || this.game.phase === "learning") return;
@@ -262,12 +272,18 @@ export class PlayCtrl {
     return this.transport.request("api/state", { fen, moves: [] });
   }
 
-  /** The game's PGN from the server (`{pgn, filename}`), or null when it refused (it says why). */
+  /** The game's PGN from the server (`{pgn, filename}`), or null when it refused (it says why);
+   * with a clock, its time control and each move's clock. */
   async pgn() {
     const { game } = this;
     const names = game.human === "white" ? ["You", `ferrochess level ${game.level}`] : [`ferrochess level ${game.level}`, "You"];
+    const body = { ...game.body(), white: names[0], black: names[1] };
+    if (game.timeControl && game.clock) {
+      body.time_control = { initial: game.timeControl.initial, increment: game.timeControl.increment };
+      body.clocks = game.clock.history.slice(0, game.moves.length);
+    }
     try {
-      return await this.transport.request("api/pgn", { ...game.body(), white: names[0], black: names[1] });
+      return await this.transport.request("api/pgn", body);
     } catch (error) {
       game.say(`No PGN: ${describeError(error)}`, "error");
       return null;

@@ -11,6 +11,7 @@ import {
   renderClock,
   renderEngine,
   renderEvalBar,
+  renderMaterial,
   renderMoves,
 } from "./panels.js";
 
@@ -120,11 +121,9 @@ export class PlayView {
       engineMoved,
       movesPlayed: state.moves.length,
     });
-    ui.banner.replaceChildren(
-      el("strong", { class: "result" }, words.headline),
-      el("span", { class: "reason" }, words.detail),
-      words.who ? el("span", { class: "who" }, words.who) : null,
-    );
+    const parts = [el("strong", { class: "result" }, words.headline), el("span", { class: "reason" }, words.detail)];
+    if (words.who) parts.push(el("span", { class: "who" }, words.who));
+    ui.banner.replaceChildren(...parts);
     ui.banner.dataset.termination = state.status.termination || "";
   }
 
@@ -145,16 +144,19 @@ export class PlayView {
 
   renderPlayers() {
     const { ui } = this;
-    const { game, levels, orientation } = this.ctrl;
+    const { game, levels, orientation, viewPly } = this.ctrl;
     const level = levels.find((entry) => entry.number === game.level);
     const engineName = `ferrochess · level ${game.level}`;
     const top = orientation === game.human ? "engine" : "human";
+    const state = game.state;
+    const shown = state && viewPly !== null && state.positions[viewPly] ? state.positions[viewPly] : state;
     const fill = (player, who) => {
       const color = who === "human" ? game.human : game.engineColor;
       player.root.dataset.player = who;
       player.root.dataset.color = color;
       player.name.textContent = who === "human" ? "You" : engineName;
       player.detail.textContent = who === "engine" && level ? levelLabel(level).replace(/^\d+ · /, "") : "";
+      renderMaterial(player.material, shown && shown.material ? shown.material[color] : null);
     };
     fill(ui.top, top);
     fill(ui.bottom, top === "engine" ? "human" : "engine");
@@ -187,7 +189,8 @@ export class PlayView {
     ui.buttons.resign.disabled = !live;
     ui.inGame.hidden = !live;
     ui.backToLive.hidden = viewPly === null || game.phase === "learning";
-    ui.buttons.review.hidden = !["over", "reviewed"].includes(phase) || !game.state || !game.state.moves.length;
+    // Once the review is shown (reviewed, learning) its panel is there: the button goes.
+    ui.buttons.review.hidden = phase !== "over" || !game.state || !game.state.moves.length;
     this.renderPlayers();
   }
 
@@ -200,9 +203,13 @@ export class PlayView {
   #wire() {
     const { ui, ctrl } = this;
     const wire = (button, run) => button.addEventListener("click", run);
-    wire(ui.buttons.newGame, () => ctrl.newGame());
-    wire(ui.buttons.rematch, () => ctrl.rematch());
-    wire(ui.buttons.newGameAfter, () => ctrl.newGame());
+    const anew = (start) => () => {
+      start();
+      this.#revealBoard();
+    };
+    wire(ui.buttons.newGame, anew(() => ctrl.newGame()));
+    wire(ui.buttons.rematch, anew(() => ctrl.rematch()));
+    wire(ui.buttons.newGameAfter, anew(() => ctrl.newGame()));
     wire(ui.buttons.takeback, () => ctrl.takeback());
     wire(ui.buttons.resign, () => ctrl.resign());
     wire(ui.buttons.draw, () => ctrl.game.offerDraw());
@@ -241,7 +248,16 @@ export class PlayView {
     }
     ui.fenInput.value = "";
     // From a set-up position the human plays the side to move.
-    await this.ctrl.newGame(state.fen, state.turn);
+    const started = this.ctrl.newGame(state.fen, state.turn);
+    this.#revealBoard();
+    await started;
+  }
+
+  /** A new game starts on the board: scrolled into view when the control clicked was far from it
+   * (on a phone the forms are under the board). */
+  #revealBoard() {
+    const area = this.ui.boardArea;
+    if (typeof area.scrollIntoView === "function") area.scrollIntoView({ block: "nearest" });
   }
 
   async #downloadPgn() {

@@ -52,11 +52,13 @@ export class Review {
    * @param {() => {fen: string, moves: string[], human: string, end?: object}} options.getGame
    * @param {(ply: number) => void} options.onJump show the position after `ply` plies
    * @param {() => void} options.onDone back to the live position (after the lessons)
+   * @param {(ply: number, fen: string) => void} [options.onLesson] the lessons show a position
+   *   on the board: the one after `ply` plies of the game, or a try from it (its FEN)
    * @param {(state: string, previous: string) => void} [options.onState] told each change of
    *   state (the page's game machine follows: analysing = "review", reviewed = "reviewed" or
    *   "learned", learning = "learn", cancelled/error/idle = "stopped")
    */
-  constructor({ container, transport, board, clientId, getGame, onJump, onDone, onState }) {
+  constructor({ container, transport, board, clientId, getGame, onJump, onDone, onLesson, onState }) {
     this.container = container;
     this.transport = transport;
     this.board = board;
@@ -64,6 +66,7 @@ export class Review {
     this.getGame = getGame;
     this.onJump = onJump || (() => {});
     this.onDone = onDone || (() => {});
+    this.onLesson = onLesson || (() => {});
     this.onState = onState || (() => {});
     this.state = "idle";
     this.abort = null; // aborts the running analysis's stream
