@@ -1,13 +1,17 @@
 """Guards the command line, run as ``python -m ferrochess`` in a subprocess: bestmove, perft
-and bench print their results and exit 0; bad input exits 2, names the input, shows no traceback."""
+and bench print their results and exit 0; bad input exits 2, names the input, shows no traceback;
+``play`` prints the address it really listens on (the port the system gave for ``--port 0``) and
+says what is wrong with an address it cannot listen on (a busy port, a bad host)."""
 
 from __future__ import annotations
 
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import urllib.request
 
 import chess
 import ferrochess
@@ -105,6 +109,42 @@ def test_play_refuses_a_busy_port_before_printing_its_address() -> None:
         port = taken.getsockname()[1]
         process = run("play", "--port", str(port))
     assert_usage_error(process, f"cannot listen on 127.0.0.1:{port}", "--port")
+
+
+def test_play_prints_the_port_it_was_given() -> None:
+    """``--port 0`` lets the system choose: the printed address has that port, and it answers."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ferrochess", "play", "--port", "0", "--engines", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        found = re.match(r"ferrochess play: (http://127\.0\.0\.1:(\d+)/) ", first)
+        assert found, (first, process.poll())
+        url, port = found.group(1), int(found.group(2))
+        assert 0 < port < 65536
+        with urllib.request.urlopen(url + "api/levels", timeout=30) as response:
+            assert response.status == 200 and b'"levels"' in response.read()
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+
+
+@pytest.mark.parametrize("host", ["999.1.1.1", "no such host.invalid"])
+def test_play_names_a_bad_host_and_blames_no_other_server(host: str) -> None:
+    process = run("play", "--host", host, "--port", "0")
+    assert_usage_error(process, f"cannot listen on {host}", "--host")
+    assert "another server" not in process.stderr, process.stderr
 
 
 def test_console_script() -> None:

@@ -624,21 +624,24 @@ def test_ferrochess_play_serves_the_page() -> None:
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
-    # The server's log (stderr) says " * Running on <address>" once it listens; it is read to
-    # the end meanwhile, so that the requests' lines never fill the pipe.
+    # The command prints its address (stdout) once it listens; the server's log (stderr) is read
+    # to the end meanwhile, so that the requests' lines never fill the pipe.
     log: list[str] = []
+    printed: list[str] = []
     listening = threading.Event()
 
     def read_log() -> None:
         assert server.stderr is not None
-        for line in server.stderr:
-            log.append(line)
-            if f"Running on {base}" in line:
-                listening.set()
-        listening.set()  # the server ended
+        log.extend(server.stderr)
+
+    def read_address() -> None:
+        assert server.stdout is not None
+        printed.append(server.stdout.readline())
+        listening.set()  # printed, or the server ended
 
     reader = threading.Thread(target=read_log, daemon=True)
     reader.start()
+    threading.Thread(target=read_address, daemon=True).start()
     try:
         assert listening.wait(60), f"the page did not come up in 60 s: {''.join(log)}"
         assert server.poll() is None, "".join(log)
@@ -655,6 +658,4 @@ def test_ferrochess_play_serves_the_page() -> None:
         server.terminate()
         server.wait(30)
         reader.join(30)
-        assert server.stdout is not None
-        output = server.stdout.read()
-    assert f"http://127.0.0.1:{port}/" in output
+    assert printed[0].startswith(f"ferrochess play: {base}/ "), printed

@@ -9,7 +9,10 @@ error (a bug) exits 1, Ctrl-C exits 130.
 from __future__ import annotations
 
 import argparse
+import errno
+import ipaddress
 import os
+import re
 import socket
 import sys
 import time
@@ -32,6 +35,8 @@ EXIT_INTERRUPTED = 130
 MAX_PLAY_ENGINES = 256
 MIN_THINK_SECONDS = 0.01
 MAX_THINK_SECONDS = 3600.0
+LISTEN_BACKLOG = 128
+"""Connections the play server's socket queues before it accepts them (werkzeug's own number)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -216,23 +221,47 @@ def _bounded(kind: type[int] | type[float], low: float, high: float) -> Callable
     return parse
 
 
-def _port_free(host: str, port: int) -> str | None:
-    """None when ``host:port`` can be bound now, else why not (the port checked before the page's
-    address is printed)."""
+def _listen(host: str, port: int) -> socket.socket | str:
+    """A socket listening on ``host:port`` (port 0: one the system chooses), made before the page's
+    address is printed; or why there can be none, in words that name what to change: a host that
+    is no address or not this machine's (``--host``), a port in use or reserved (``--port``)."""
+    # IPv6 when the host has a colon, as werkzeug, which serves on this socket, decides too.
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if re.fullmatch(r"[\d.]+", host):  # dotted digits are an IPv4 address or nothing, not a name
         try:
-            probe.bind((host, port))
-        except OSError as error:
-            return error.strerror or str(error)
-    return None
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            return f"{host!r} is not an IPv4 address (choose another with --host)"
+    try:
+        address = socket.getaddrinfo(host, port, family, socket.SOCK_STREAM)[0][4]
+    except socket.gaierror as error:
+        return (
+            f"{host!r} is not an address or a known host name ({error.strerror}; choose another "
+            "with --host)"
+        )
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+        listener.listen(LISTEN_BACKLOG)
+    except OSError as error:
+        listener.close()
+        if error.errno == errno.EADDRINUSE:
+            return f"port {port} is in use (is another server using it? choose another with --port)"
+        if error.errno == errno.EADDRNOTAVAIL:
+            return f"{host} is not an address of this machine (choose another with --host)"
+        if error.errno == errno.EACCES:
+            return f"port {port} needs privileges this user lacks (choose another with --port)"
+        return f"{error.strerror or error} (check --host and --port)"
+    return listener
 
 
 def run_play(args: argparse.Namespace) -> int:
     """Serve the play page until Ctrl-C."""
     import threading
     import webbrowser
+
+    from werkzeug.serving import make_server
 
     from ferrochess.web import create_app
 
@@ -243,21 +272,21 @@ def run_play(args: argparse.Namespace) -> int:
     }
     if args.engines is not None:
         config["FERROCHESS_ENGINES"] = args.engines
-    problem = _port_free(args.host, args.port)
-    if problem is not None:
-        print(
-            f"{PROG} play: cannot listen on {args.host}:{args.port}: {problem} "
-            "(is another server using it? choose another with --port)",
-            file=sys.stderr,
-        )
+    listener = _listen(args.host, args.port)
+    if isinstance(listener, str):
+        print(f"{PROG} play: cannot listen on {args.host}:{args.port}: {listener}", file=sys.stderr)
         return EXIT_USAGE
-    app = create_app(config)
+    with listener:
+        port = listener.getsockname()[1]  # the system's choice for --port 0
+        app = create_app(config)
+        # werkzeug's threaded server (what app.run starts) on the socket already listening.
+        server = make_server(args.host, port, app, threaded=True, fd=listener.fileno())
     host = f"[{args.host}]" if ":" in args.host else args.host
-    url = f"http://{host}:{args.port}/"
+    url = f"http://{host}:{port}/"
     print(f"ferrochess play: {url} (Ctrl-C to stop)", flush=True)
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    app.run(host=args.host, port=args.port, threaded=True, use_reloader=False)
+    server.serve_forever()  # until Ctrl-C
     return 0
 
 
