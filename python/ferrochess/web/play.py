@@ -12,7 +12,7 @@ a server restart. Endpoints:
 ``POST /api/state``        a game -> its State: every position, legal moves, status, opening
 ``POST /api/move``         a game + ``level``, ``book``, ``clock`` -> the engine's move, with the
                            State after it
-``POST /api/draw``         a game + ``color`` (who offers) -> whether the engine accepts
+``POST /api/draw``         a game + ``color`` (who offers) -> whether the engine accepts, and why
 ``POST /api/review``       a game -> NDJSON: progress lines, then the review (``analyse_game``)
 ``POST /api/judge``        a game + ``move`` -> how good that try is ("learn from your mistakes")
 ``POST /api/cancel``       ``{client}`` -> stops that client's search or review

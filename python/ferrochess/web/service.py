@@ -35,7 +35,7 @@ from ferrochess._core import DEFAULT_LEVEL
 from ferrochess.analysis import analyse_game, final_score, judgement, winning_chances
 from ferrochess.engine import Engine, levels
 from ferrochess.exceptions import IllegalMoveError, InvalidFenError
-from ferrochess.interop import MATE_CP, san_line, white_score
+from ferrochess.interop import MATE_CP, san_line, tablebase_pov, white_score
 from ferrochess.openings import opening
 from ferrochess.web.pool import Busy, EnginePool
 from ferrochess.web.reading import (
@@ -79,6 +79,9 @@ NATURAL_SHARE_OF_CLOCK = 1 / 40
 """The natural time never takes more than this share of the engine's clock."""
 DRAW_LEVEL_CP = 20
 """The engine accepts a draw when its evaluation is at most this many centipawns in its favour."""
+DRAW_EARLIEST_MOVE = 30
+"""Before this move number (the position's, as its FEN counts moves) the engine declines a draw,
+however level the position, unless it cannot win it: a game barely begun is no draw."""
 STOP_POLL_SECONDS = 0.005
 """How often a cancel repeats its stop until the search has ended (a stop that arrives just before
 a search starts would otherwise be lost)."""
@@ -271,8 +274,11 @@ class GameService:
         return result, time.monotonic() - started
 
     def draw(self, body: Any) -> dict[str, Any]:
-        """A draw offered by ``color`` (the human's side); the engine, playing the other side,
-        accepts when its evaluation says the position is level or worse for it."""
+        """A draw offered by ``color`` (the human's side), answered by the engine, playing the
+        other side, with its ``reason`` in words: it accepts when it cannot win (too little
+        material ever to mate, or the tablebases say it does not win), else declines before
+        :data:`DRAW_EARLIEST_MOVE`, else accepts when its evaluation says the position is level
+        or worse for it (:data:`DRAW_LEVEL_CP`)."""
         data = as_object(body)
         game = read_game(data)
         refuse_if_over(game)
@@ -283,10 +289,25 @@ class GameService:
         if search.cancelled.is_set():
             raise Cancelled
         score = info["score"].pov(engine_color)
-        accepted = score.score(mate_score=MATE_CP) <= DRAW_LEVEL_CP
+        white = white_score(info)
+        assert white is not None, "a position where the game goes on is searched with a score"
+        verdict = white.get("tablebase")  # White's view
+        cannot_win = game.board.has_insufficient_material(engine_color) or (
+            verdict is not None and tablebase_pov(verdict, chess.WHITE, engine_color) != "win"
+        )
+        if cannot_win:
+            accepted, reason = True, "it cannot win this position"
+        elif game.board.fullmove_number < DRAW_EARLIEST_MOVE:
+            accepted = False
+            reason = f"it is too early for a draw (before move {DRAW_EARLIEST_MOVE})"
+        elif score.score(mate_score=MATE_CP) <= DRAW_LEVEL_CP:
+            accepted, reason = True, "the position is level or worse for it"
+        else:
+            accepted, reason = False, "it stands better"
         answer: dict[str, Any] = {
             "accepted": accepted,
-            "score": white_score(info),
+            "reason": f"ferrochess {'accepts' if accepted else 'declines'}: {reason}",
+            "score": white,
         }
         end = {"by": "agreement"} if accepted else game.end
         answer["state"] = describe(Game(game.board, end))
