@@ -227,12 +227,14 @@ def test_a_stale_level_is_marked_not_yet_re_measured(page: Page, server: str) ->
     assert marked == [f"4 · {four.name} (~{four.elo}, not yet re-measured)"]
 
 def test_a_draw_offer_is_declined_when_the_engine_is_better(play: Page) -> None:
-    load_fen(play, "q3k3/8/8/8/8/8/8/4K3 w - - 0 1")  # the engine (Black) has a queen
+    # The engine (Black) has a queen, at move 40 (before move 30 it declines any offer as early).
+    load_fen(play, "q3k3/8/8/8/8/8/8/4K3 w - - 0 40")
     play.click('#app [data-action="draw"]')
     play.wait_for_function(
-        "document.querySelector('#app .message').textContent.includes('declined')"
+        "document.querySelector('#app .message').textContent.includes('declines')"
     )
-    assert "ferrochess declined the draw" in play.locator("#app .message").inner_text()
+    message = play.locator("#app .message").inner_text()
+    assert "ferrochess declines: it stands better." in message, message
     assert play.get_attribute("#app", "data-state") == "ready", "the game goes on"
 
 

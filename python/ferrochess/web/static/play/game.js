@@ -285,7 +285,9 @@ export class PlayGame {
       this.fire("ended");
       return true;
     }
-    this.say("ferrochess declined the draw.", "info");
+    // The server says why ("ferrochess declines: it is too early for a draw (before move 30)").
+    const why = typeof answer.reason === "string" ? `${answer.reason}.` : null;
+    this.say(why || "ferrochess declined the draw.", "info");
     return false;
   }
 
