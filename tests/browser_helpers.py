@@ -219,6 +219,23 @@ def wait_state(page: Page, *states: str) -> None:
     page.wait_for_selector(selector)
 
 
+REVIEW_PANEL = '#app [data-panel="review"]'
+"""The review's panel (its graph, moves and "learn from your mistakes")."""
+
+
+def skip_lessons_until(page: Page, text: str) -> None:
+    """In "learn from your mistakes", the next lesson until the prompt names ``text`` (each
+    skipped lesson's feedback cleared and White to move on the board again)."""
+    prompt = page.locator(f"{REVIEW_PANEL} .review-prompt")
+    while text not in prompt.inner_text():
+        page.click(f"{REVIEW_PANEL} .review-next")
+        page.wait_for_function(
+            "(panel) => document.querySelector(panel + ' .review-feedback').textContent === ''"
+            " && window.ferrochessPlay.board.ground.state.movable.color === 'white'",
+            arg=REVIEW_PANEL,
+        )
+
+
 def wait_settled(page: Page) -> None:
     """Until the human is to move or the game is over."""
     wait_state(page, "ready", "over")

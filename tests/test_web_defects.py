@@ -19,6 +19,7 @@ import chess
 import chess.pgn
 import pytest
 from browser_helpers import (
+    REVIEW_PANEL,
     Page,
     banner,
     chromium_fixture,  # noqa: F401 - a fixture
@@ -30,13 +31,14 @@ from browser_helpers import (
     saved_game,
     server_fixture,  # noqa: F401 - a fixture
     shown,
+    skip_lessons_until,
     wait_moves,
     wait_state,
 )
 from ferrochess.web import create_app
 from flask.testing import FlaskClient
 
-PANEL = '#app [data-panel="review"]'
+PANEL = REVIEW_PANEL
 FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
 """1.f3 e5 2.g4?? Qh4#: White's second move is the blunder (mate in one follows)."""
 REPETITION = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"]
@@ -104,13 +106,7 @@ def test_learning_shows_the_lessons_position_in_the_move_list_and_the_fen_box(
     wait_state(page, "learning")
     prompt = page.locator(f"{PANEL} .review-prompt")
     expect(prompt).not_to_be_empty()
-    while "g4" not in prompt.inner_text():  # an earlier lesson (1.f3?) may come first: skip it
-        page.click(f"{PANEL} .review-next")
-        page.wait_for_function(
-            "(panel) => document.querySelector(panel + ' .review-feedback').textContent === ''"
-            " && window.ferrochessPlay.board.ground.state.movable.color === 'white'",
-            arg=PANEL,
-        )
+    skip_lessons_until(page, "g4")  # an earlier lesson (1.f3?) may come first
     # The position before 2.g4: after 1.f3 e5, the move list on 1...e5.
     expect(page.locator('#app [data-role="fen"]')).to_have_value(after(["f2f3", "e7e5"]))
     expect(page.locator("#app .moves .move.active")).to_have_attribute("data-ply", "2")

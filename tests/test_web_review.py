@@ -23,6 +23,7 @@ import chess
 import pytest
 from browser_helpers import (
     FAST,
+    REVIEW_PANEL,
     Page,
     browser_type_launch_args,  # noqa: F401 - a fixture
     click_move,
@@ -31,11 +32,12 @@ from browser_helpers import (
     saved_game,
     serve,
     shot,
+    skip_lessons_until,
     squares_with,
     wait_state,
 )
 
-PANEL = '#app [data-panel="review"]'
+PANEL = REVIEW_PANEL
 FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
 """1.f3 e5 2.g4?? Qh4#: White's second move is the blunder (mate in one follows)."""
 LEGALS_MATE = ["e2e4", "e7e5", "g1f3", "d7d6", "f1c4", "c8g4", "b1c3", "g7g6", "f3e5", "g4d1",
@@ -240,14 +242,7 @@ def test_learn_from_your_mistakes_refuses_a_bad_try_and_praises_the_right_move(
     assert best is not None
     page.click(f"{PANEL} .review-learn")
     wait_state(page, "learning")
-    prompt = page.locator(f"{PANEL} .review-prompt")
-    while "g4" not in prompt.inner_text():  # an earlier lesson (1.f3?) may come first: skip it
-        page.click(f"{PANEL} .review-next")
-        page.wait_for_function(
-            "(panel) => document.querySelector(panel + ' .review-feedback').textContent === ''"
-            " && window.ferrochessPlay.board.ground.state.movable.color === 'white'",
-            arg=PANEL,
-        )
+    skip_lessons_until(page, "g4")  # an earlier lesson (1.f3?) may come first
     # The position before 2.g4, White to move on the board.
     wait_board(page, "e5")
     assert piece_on(page, "f3") == "white pawn" and piece_on(page, "g2") == "white pawn"
