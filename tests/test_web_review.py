@@ -130,7 +130,7 @@ def test_the_review_marks_the_blunder_with_the_better_move(page: Page, server: s
     assert blunder.inner_text().replace("\n", "") == "g4??"
     comment = page.locator(f'{PANEL} .review-comment[data-judgement="blunder"]')
     assert comment.count() == 1
-    better = re.fullmatch(r"Blunder\. Best was (\S+)\.", comment.inner_text().strip())
+    better = re.match(r"Blunder\. Best was (\S+)\.", comment.inner_text().strip())
     assert better is not None and better.group(1) not in ("g4", "")
     assert page.locator(f'{PANEL} .review-move[data-ply="4"]').get_attribute("data-judgement") == ""
     # Each side's accuracy and counts.
@@ -152,6 +152,15 @@ def test_the_review_marks_the_blunder_with_the_better_move(page: Page, server: s
         f'{PANEL} .review-graph-dot[data-ply="3"][data-judgement="blunder"]'
     ).count()
     shot(page, "review-01-fools-mate-reviewed")
+
+
+def test_the_blunders_comment_says_what_the_refutation_does(page: Page, server: str) -> None:
+    review_game(page, server, FOOLS_MATE)
+    comment = page.locator(f'{PANEL} .review-comment[data-judgement="blunder"]')
+    assert comment.locator(".review-explanation").inner_text().strip() == "g4 allows mate in 1."
+    assert re.fullmatch(
+        r"Blunder\. Best was \S+\. g4 allows mate in 1\.", comment.inner_text().strip()
+    )
 
 
 def test_the_reviews_scores_name_the_tables_verdict(page: Page, server: str) -> None:

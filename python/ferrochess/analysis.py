@@ -49,6 +49,7 @@ import chess.pgn
 from ferrochess import rules
 from ferrochess.engine import Engine
 from ferrochess.exceptions import AnalysisOutputError, FileError
+from ferrochess.explain import explain
 from ferrochess.interop import MATE_CP, limit_to_kwargs, san_line, white_score
 
 __all__ = [
@@ -181,13 +182,17 @@ def analyse_game(
     ``{"mate": n}``, with ``"tablebase"``, the tables' verdict in White's view, when the engine's
     InfoDict has one), ``best_move`` and ``best_san`` and ``best_line`` (SAN) for the position
     before the move, ``win_before``/``win_after`` (the mover's winning chance, 0-100), ``accuracy``
-    and ``judgement`` (None, "inaccuracy", "mistake" or "blunder"); ``accuracy`` per colour (None
-    for a side that did not move); ``judgements`` counted per colour. ``engine`` defaults to a fresh
-    one without book; its table is cleared first so the review depends only on the game and
-    ``limit``. ``progress(done, total)`` is called before the first position is searched and after
-    each (``total`` positions in all); an exception it raises ends the review there (how a caller
-    cancels one). A position where the game has ended (:func:`ferrochess.rules.outcome`) is scored
-    without a search. Raises InvalidLimitError for a limit that sets nothing.
+    and ``judgement`` (None, "inaccuracy", "mistake" or "blunder"), ``explanation`` (for a
+    judged move, why it is bad in words, from the engine's line after it: "allows mate in 2",
+    "leaves the bishop on c4 hanging", "loses the rook on a1 after ...Nc2+"; None for another
+    move or when nothing tactical is found: :func:`ferrochess.explain.explain`); ``accuracy``
+    per colour (None for a side that did not move); ``judgements`` counted per colour.
+    ``engine`` defaults to a fresh one without book; its table is cleared first so the review
+    depends only on the game and ``limit``. ``progress(done, total)`` is called before the first
+    position is searched and after each (``total`` positions in all); an exception it raises ends
+    the review there (how a caller cancels one). A position where the game has ended
+    (:func:`ferrochess.rules.outcome`) is scored without a search. Raises InvalidLimitError for a
+    limit that sets nothing.
     """
     limit_to_kwargs(limit)  # refuse a limit that sets nothing before any work
     own = engine is None
@@ -255,6 +260,9 @@ def _review(
                 "win_after": round(win_after, 2),
                 "accuracy": round(accuracy, 2),
                 "judgement": judged,
+                "explanation": None if judged is None else explain(
+                    position, move, after["score"], after["line"]
+                ),
             }
         )
     # White's win percent in every position, the start's own evaluation first.

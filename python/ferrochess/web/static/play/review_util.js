@@ -6,7 +6,7 @@
 /** @typedef {{ply: number, color: "white"|"black", move: string, san: string,
  *   eval_before: Score, eval_after: Score, best_move: string|null, best_san: string|null,
  *   best_line: string[], win_before: number, win_after: number, accuracy: number,
- *   judgement: null|"inaccuracy"|"mistake"|"blunder"}} ReviewedMove */
+ *   judgement: null|"inaccuracy"|"mistake"|"blunder", explanation: string|null}} ReviewedMove */
 
 export const GLYPHS = Object.freeze({ inaccuracy: "?!", mistake: "?", blunder: "??" });
 /** Each judgement's name, its plural and its singular in a sentence. */

@@ -160,8 +160,12 @@ export class ReviewPanel {
           `Best was ${move.best_san}`,
         );
         better.addEventListener("click", () => this.ctrl.jumpToBetter(move));
+        // The server's sentence on what the refutation does ("allows mate in 1"), when it has one.
+        const why = move.explanation
+          ? el("span", { class: "review-explanation" }, ` ${move.san} ${move.explanation}.`)
+          : "";
         list.append(el("p", { class: "review-comment", "data-judgement": move.judgement },
-          `${name}. `, better, "."));
+          `${name}. `, better, ".", why));
         column = 0;
       }
     }
