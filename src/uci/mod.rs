@@ -11,6 +11,7 @@
 //! A command it cannot use is answered with an `info string` and changes nothing.
 
 pub mod options;
+mod report;
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -25,11 +26,11 @@ use crate::book::choice::{BookOptions, BookPlayer};
 use crate::level::{LEVELS, Level, Player};
 use crate::limits::{MAX_DEPTH, SearchLimits, StopFlag, TimeManager};
 use crate::nnue::{DEFAULT_NETWORK_NAME, Evaluation};
-use crate::position::{Position, START_FEN, move_to_uci};
-use crate::score::ScoreKind;
-use crate::search::{Decision, Line, SearchInfo, SearchObserver, SearchRequest, Searcher};
+use crate::position::{Position, START_FEN};
+use crate::search::{SearchRequest, Searcher};
 use crate::tablebase::{SYZYGY_PATH_ENV, Tablebases};
 use options::{Changed, DEFAULT_EVAL_FILE, EVALUATION_CLASSIC, Options};
+use report::{Reporter, report_decision, send};
 
 /// Runs the protocol until `quit` or the end of the input. A line that is not UTF-8 is read with
 /// its bad bytes replaced (and then is most likely an unknown command): it never ends the loop.
@@ -50,13 +51,6 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(mut input: R, output: W) -> io
 }
 
 type Output<W> = Arc<Mutex<W>>;
-
-/// Writes one line and flushes (a GUI waits for it).
-fn send<W: Write>(out: &Mutex<W>, line: &str) {
-    let mut out = out.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
-}
 
 struct Uci<W: Write + Send + 'static> {
     out: Output<W>,
@@ -403,118 +397,6 @@ impl<W: Write + Send + 'static> Uci<W> {
             None if limits.is_infinite() => {}
             None => stop.stop(),
         }
-    }
-}
-
-/// Prints the search's progress as `info` lines.
-struct Reporter<'a, W: Write> {
-    out: &'a Mutex<W>,
-    /// The depth and lines of the last iteration printed, so the decision does not print them
-    /// again.
-    reported: Option<(u32, Vec<Line>)>,
-}
-
-impl<W: Write> SearchObserver for Reporter<'_, W> {
-    fn on_iteration(&mut self, info: &SearchInfo) -> bool {
-        for line in info_lines(info) {
-            send(self.out, &line);
-        }
-        self.reported = Some((info.depth, info.lines.clone()));
-        true
-    }
-}
-
-/// One `info` line per principal variation.
-fn info_lines(info: &SearchInfo) -> Vec<String> {
-    info.lines
-        .iter()
-        .enumerate()
-        .map(|(index, line)| {
-            let score = uci_score(line.score);
-            let pv: Vec<String> = line.pv.iter().map(|m| move_to_uci(*m)).collect();
-            format!(
-                "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
-                info.depth,
-                info.seldepth,
-                index + 1,
-                score,
-                info.nodes,
-                info.nps(),
-                info.hashfull,
-                info.tbhits,
-                info.elapsed.as_millis(),
-                pv.join(" ")
-            )
-        })
-        .collect()
-}
-
-/// A score as UCI writes it: `cp N` or `mate N` (moves; negative when mated).
-fn uci_score(score: crate::score::Score) -> String {
-    match score.kind() {
-        ScoreKind::Centipawns(cp) => format!("cp {cp}"),
-        ScoreKind::Mate(moves) => format!("mate {moves}"),
-    }
-}
-
-/// Prints how the move was chosen, then `bestmove`. A search's lines are printed only when they
-/// say something the last iteration's `info` lines (`reported`: its depth and lines) did not: a
-/// search stopped before its first iteration ended, a mate proven after the last one, or a level's
-/// choice of another line than the best.
-fn report_decision<W: Write>(
-    out: &Mutex<W>,
-    decision: &Decision,
-    reported: Option<&(u32, Vec<Line>)>,
-) {
-    let ponder = match decision {
-        Decision::Book(book) => {
-            let uci = move_to_uci(book.entry.chess_move);
-            send(
-                out,
-                &format!("info string book move {uci} weight {}", book.entry.weight),
-            );
-            None
-        }
-        Decision::Tablebase(tablebase) => {
-            let root = &tablebase.root;
-            let score = uci_score(root.score);
-            let uci = move_to_uci(root.chess_move);
-            send(
-                out,
-                &format!("info depth 1 score {score} tbhits {} pv {uci}", root.probes),
-            );
-            send(
-                out,
-                &format!("info string tablebase wdl {} dtz {}", root.wdl, root.dtz),
-            );
-            None
-        }
-        Decision::Search(info) => {
-            if let Some(error) = &info.tablebase_error {
-                send(out, &format!("info string tablebases off: {error}"));
-            }
-            let already_said = reported.is_some_and(|(depth, lines)| {
-                *depth == info.depth && lines.starts_with(&info.lines)
-            });
-            if !already_said {
-                for line in info_lines(info) {
-                    send(out, &line);
-                }
-            }
-            info.ponder()
-        }
-    };
-    match (decision.best_move(), ponder) {
-        (Some(best), Some(ponder)) => send(
-            out,
-            &format!(
-                "bestmove {} ponder {}",
-                move_to_uci(best),
-                move_to_uci(ponder)
-            ),
-        ),
-        (Some(best), None) => send(out, &format!("bestmove {}", move_to_uci(best))),
-        (None, _) => send(out, "bestmove 0000"),
     }
 }
 
