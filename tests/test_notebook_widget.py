@@ -42,11 +42,11 @@ from ferrochess.notebook import (
     CHESSGROUND_MODULE,
     STATIC,
     NotebookGame,
-    _score_text,
     module_sources,
     play,
     widget_css,
 )
+from ferrochess.notebook_game import _score_text
 
 if TYPE_CHECKING:
     from conftest import Searching

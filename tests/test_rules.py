@@ -17,7 +17,7 @@ from ferrochess import _core, levels, rules
 from ferrochess.analysis import final_score, judgement, winning_chances
 from ferrochess.exceptions import InvalidFenError
 from ferrochess.interop import MATE_CP
-from ferrochess.notebook import NotebookGame, _headline
+from ferrochess.notebook_game import NotebookGame, _headline
 from ferrochess.web.reading import BadInput, read_game
 from ferrochess.web.service import check_level
 
