@@ -24,6 +24,11 @@
 ``FERROCHESS_REVIEW_NODES``, ``FERROCHESS_JUDGE_NODES``, ``FERROCHESS_DRAW_NODES``
     Nodes searched per position of a review, per try in "learn from your mistakes" and to decide
     on a draw offer.
+``FERROCHESS_ANALYSIS_SECONDS``
+    The longest the analysis board's live engine runs on one position (default 60), unless the
+    page stops it first.
+``FERROCHESS_MAX_PGN_BYTES``
+    Largest PGN (or tree) the analysis board may import or export, in bytes (default 4 MiB).
 
 The defaults of these service settings are :class:`~ferrochess.web.service.Settings`'s.
 ``MAX_CONTENT_LENGTH``
@@ -44,6 +49,8 @@ from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ferrochess._core import DEFAULT_BOOK, DEFAULT_HASH_MB
+from ferrochess.tablebase import SYZYGY_PATH_ENV
+from ferrochess.web.analysis_service import DEFAULT_ANALYSIS_SECONDS, AnalysisService
 from ferrochess.web.pool import EnginePool
 from ferrochess.web.service import GameService, Settings
 
@@ -63,12 +70,15 @@ DEFAULTS: dict[str, Any] = {
     "FERROCHESS_REVIEW_NODES": _SETTINGS.review_nodes,
     "FERROCHESS_JUDGE_NODES": _SETTINGS.judge_nodes,
     "FERROCHESS_DRAW_NODES": _SETTINGS.draw_nodes,
+    "FERROCHESS_ANALYSIS_SECONDS": DEFAULT_ANALYSIS_SECONDS,
+    "FERROCHESS_MAX_PGN_BYTES": 4 * 1024 * 1024,
     "MAX_CONTENT_LENGTH": 64 * 1024,
 }
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Create the play app: the page at ``/``, the JSON API under ``/api``, one engine pool."""
+    """Create the play app: the page at ``/``, the analysis board at ``/analysis``, the JSON API
+    under ``/api``, one engine pool."""
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS)
     if test_config is not None:
@@ -81,7 +91,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         syzygy_path=config["FERROCHESS_SYZYGY_PATH"],
     )
     app.extensions["ferrochess_pool"] = pool
-    app.extensions["ferrochess_service"] = GameService(
+    games = app.extensions["ferrochess_service"] = GameService(
         pool,
         Settings(
             max_think_seconds=float(config["FERROCHESS_MAX_THINK_SECONDS"]),
@@ -92,6 +102,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             judge_nodes=int(config["FERROCHESS_JUDGE_NODES"]),
             draw_nodes=int(config["FERROCHESS_DRAW_NODES"]),
         ),
+    )
+    syzygy = config["FERROCHESS_SYZYGY_PATH"]
+    app.extensions["ferrochess_analysis"] = AnalysisService(
+        games,
+        book=config["FERROCHESS_BOOK"],
+        syzygy_path=(os.environ.get(SYZYGY_PATH_ENV, "") if syzygy is None else os.fspath(syzygy))
+        or None,
+        seconds=float(config["FERROCHESS_ANALYSIS_SECONDS"]),
     )
 
     from ferrochess.web import play

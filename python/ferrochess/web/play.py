@@ -18,6 +18,16 @@ a server restart. Endpoints:
 ``POST /api/cancel``       ``{client}`` -> stops that client's search or review
 ``POST /api/pgn``          a game + ``white``, ``black`` -> ``{pgn, filename}``
 
+The analysis board (:mod:`ferrochess.web.analysis_service`):
+
+``GET /analysis``          the analysis board (``?fen=`` starts it at a position)
+``POST /api/position``     a node of the tree (start FEN + moves) -> its State, without positions
+``POST /api/analyse``      NDJSON: the live engine's lines at a node, then ``{"done": true}``
+``POST /api/explorer``     a node -> the book's moves, the opening, the tablebases' verdicts
+``POST /api/import``       a PGN text (its games; one game's tree), a FEN, or a played game with
+                           its review -> a tree (larger bodies allowed: FERROCHESS_MAX_PGN_BYTES)
+``POST /api/export``       a tree -> ``{pgn, filename}``
+
 Bad input is answered 400 with ``{"error", "field"}`` naming the field; a cancelled search, 409;
 all engines busy, 503 with ``Retry-After``.
 """
@@ -27,6 +37,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -44,6 +55,7 @@ from flask import (
 )
 
 from ferrochess.exceptions import IllegalMoveError, InvalidFenError
+from ferrochess.web.analysis_service import Analysis, AnalysisService
 from ferrochess.web.reading import BadInput, read_game
 from ferrochess.web.service import Busy, Cancelled, GameService, refusal
 
@@ -56,10 +68,18 @@ ICON_MAX_AGE_SECONDS = 86400
 """How long a browser may keep the piece images and the favicon (seconds)."""
 ICON_FOLDER = Path(__file__).resolve().parent / "static"
 PIECE_CODES = {f"{color}{letter}" for color in "wb" for letter in "KQRBNP"}
+TICK_SECONDS = 0.25
+"""How often a live analysis's stream says it is still running (``{"tick": seconds}``): the page
+shows the time, and a write to a client that went away tells the server to stop the search."""
 
 
 def service() -> GameService:
     found: GameService = current_app.extensions["ferrochess_service"]
+    return found
+
+
+def analysis_service() -> AnalysisService:
+    found: AnalysisService = current_app.extensions["ferrochess_analysis"]
     return found
 
 
@@ -88,6 +108,11 @@ def refused(error: Exception) -> Any:
 @bp.get("/")
 def index() -> str:
     return render_template("play/index.html")  # the page asks /api/levels itself
+
+
+@bp.get("/analysis")
+def analysis() -> str:
+    return render_template("play/analysis.html")
 
 
 @bp.get("/pieces/<code>.svg")
@@ -122,9 +147,63 @@ def api_levels() -> Any:
     return jsonify(service().levels())
 
 
-@bp.post("/api/<any(state, move, draw, judge, cancel):name>")
+@bp.post("/api/<any(state, move, draw, judge, cancel, position, explorer):name>")
 def api_request(name: str) -> Any:
     return jsonify(service().request(f"api/{name}", payload()))
+
+
+@bp.post("/api/<any(import, export):name>")
+def api_tree(name: str) -> Any:
+    """A PGN or a tree in or out: a body up to FERROCHESS_MAX_PGN_BYTES (the API's other requests
+    keep MAX_CONTENT_LENGTH)."""
+    request.max_content_length = int(current_app.config["FERROCHESS_MAX_PGN_BYTES"])
+    return jsonify(service().request(f"api/{name}", payload()))
+
+
+@bp.post("/api/analyse")
+def api_analyse() -> Response:
+    """NDJSON: the live engine's lines at a node as it deepens, a tick every TICK_SECONDS, then
+    ``{"done": true, "reason"}``. Bad input (400) and no free engine (503 with Retry-After) are
+    answered before the stream starts. The search runs in its own thread from the start, so it
+    ends (and gives its engine back) even if the stream is never read; a client that goes away,
+    cancels (api/cancel) or starts another search stops it at once."""
+    running = analysis_service().start(payload())
+    lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
+
+    def work() -> None:
+        try:
+            running.run(lines.put)
+        except Exception as error:  # the stream has begun: its last line says what went wrong
+            answer = refusal(error)
+            lines.put({"error": answer[1]["error"] if answer else "the analysis failed"})
+            if answer is None:  # pragma: no cover - a bug: keep the traceback
+                raise
+        finally:
+            lines.put(None)
+
+    threading.Thread(target=work, name="ferrochess-analysis", daemon=True).start()
+    return Response(stream_lines(running, lines), mimetype="application/x-ndjson")
+
+
+def stream_lines(running: Analysis, lines: queue.Queue[dict[str, Any] | None]) -> Iterator[str]:
+    """The analysis's lines as NDJSON, with ticks while it is quiet; stops the analysis when the
+    stream is closed before its end (the client went away)."""
+    started = time.monotonic()
+    finished = False
+    try:
+        while True:
+            try:
+                line = lines.get(timeout=TICK_SECONDS)
+            except queue.Empty:
+                yield json.dumps({"tick": round(time.monotonic() - started, 2)}) + "\n"
+                continue
+            if line is None:
+                break
+            yield json.dumps(line) + "\n"
+        finished = True
+    finally:
+        if not finished:
+            running.stop()
 
 
 @bp.post("/api/pgn")

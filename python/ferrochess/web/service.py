@@ -60,6 +60,7 @@ __all__ = [
     "Busy",
     "Cancelled",
     "GameService",
+    "Searching",
     "Settings",
     "check_level",
     "refusal",
@@ -148,9 +149,9 @@ class Settings:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)!r}")
 
 
-class _Search:
-    """One search in flight for a client: cancelled by setting the event and stopping the engine
-    until the search has ended."""
+class Searching:
+    """One search in flight for a client (:meth:`GameService.searching`): cancelled by setting
+    the event and stopping the engine until the search has ended."""
 
     def __init__(self) -> None:
         self.engine: Engine | None = None
@@ -172,7 +173,7 @@ class GameService:
     def __init__(self, pool: EnginePool, settings: Settings | None = None) -> None:
         self.pool = pool
         self.settings = settings or Settings()
-        self._searches: dict[str, _Search] = {}
+        self._searches: dict[str, Searching] = {}
         self._lock = threading.Lock()
         self._random = random.Random()
         self._routes: dict[str, Callable[[Any], dict[str, Any]]] = {
@@ -184,6 +185,10 @@ class GameService:
             "api/pgn": self.pgn,
             "api/cancel": self.cancel,
         }
+
+    def add_routes(self, routes: dict[str, Callable[[Any], dict[str, Any]]]) -> None:
+        """Answer these requests too (the analysis board's: :mod:`.analysis_service`)."""
+        self._routes.update(routes)
 
     # --- dispatch (the notebook widget's way in) --------------------------------------------------
 
@@ -259,9 +264,9 @@ class GameService:
         refuse_if_over(game)
         board = game.board
         limit = self._limit(board, clock)
-        with self._search(client) as search:
+        with self.searching(client) as search:
             started = time.monotonic()
-            with self._engine(search) as engine:
+            with self.borrowing(search) as engine:
                 result = engine.play(board, limit, level=level, use_book=use_book)
             if search.cancelled.is_set():
                 raise Cancelled
@@ -284,7 +289,7 @@ class GameService:
         refuse_if_over(game)
         offered_by = color_field(data, "color")
         engine_color = not offered_by
-        with self._search(client_field(data)) as search, self._engine(search) as engine:
+        with self.searching(client_field(data)) as search, self.borrowing(search) as engine:
             info = engine.analyse(game.board, chess.engine.Limit(nodes=self.settings.draw_nodes))
         if search.cancelled.is_set():
             raise Cancelled
@@ -321,7 +326,7 @@ class GameService:
         refuse_if_over(game)
         move = read_move(data, "move", board)
         limit = chess.engine.Limit(nodes=self.settings.judge_nodes)
-        with self._search(client_field(data)) as search, self._engine(search) as engine:
+        with self.searching(client_field(data)) as search, self.borrowing(search) as engine:
             best_info = engine.analyse(board, limit)
             best_pv = best_info.get("pv") or []
             best = best_pv[0] if best_pv else move
@@ -368,14 +373,14 @@ class GameService:
         limit = chess.engine.Limit(nodes=self.settings.review_nodes)
 
         try:
-            with self._search(client_field(data)) as search:
+            with self.searching(client_field(data)) as search:
 
                 def progress(done: int, total: int) -> None:
                     if search.cancelled.is_set():
                         raise Cancelled
                     emit({"progress": done, "total": total})
 
-                with self._engine(search) as engine:
+                with self.borrowing(search) as engine:
                     review = analyse_game(pgn_game, limit, engine=engine, progress=progress)
                 if search.cancelled.is_set():
                     raise Cancelled
@@ -430,12 +435,12 @@ class GameService:
         search.cancel(self.settings.max_think_seconds + 1.0)
         return {"cancelled": True}
 
-    # --- helpers ----------------------------------------------------------------------------------
+    # --- searches by client (also the analysis board's) -------------------------------------------
 
     @contextmanager
-    def _search(self, client: str | None) -> Iterator[_Search]:
+    def searching(self, client: str | None) -> Iterator[Searching]:
         """Register a search for ``client`` (cancelling its previous one; None: no client)."""
-        search = _Search()
+        search = Searching()
         previous = None
         if client is not None:
             with self._lock:
@@ -453,7 +458,7 @@ class GameService:
                         del self._searches[client]
 
     @contextmanager
-    def _engine(self, search: _Search) -> Iterator[Engine]:
+    def borrowing(self, search: Searching) -> Iterator[Engine]:
         """Borrow an engine for ``search``; Cancelled when the search was cancelled meanwhile."""
         with self.pool.engine(self.settings.busy_wait_seconds) as engine:
             search.engine = engine
