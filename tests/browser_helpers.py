@@ -376,3 +376,16 @@ def game_value(page: Page, expression: str) -> Any:
 
 def banner(page: Page) -> str:
     return page.locator("#app .game-over").inner_text()
+
+
+def review_saved_game(
+    page: Page, url: str, moves: list[str], human: str = "white", **extra: Any
+) -> Page:
+    """The page with the finished game ``moves`` (saved as the page saves it, with ``extra``
+    fields of the game), reviewed: the review's panel shown and the page in "reviewed"."""
+    open_page(page, url, saved_game(moves, human=human, **extra))
+    wait_state(page, "over")
+    page.click('#app [data-action="review"]')
+    page.wait_for_selector(f'{REVIEW_PANEL}[data-review-state="reviewed"]')
+    wait_state(page, "reviewed")
+    return page

@@ -11,6 +11,9 @@
 //       keyboard: "document" | "root",  // where ←/→/Home/End are heard (default "root")
 //       storageKey,                     // default "ferrochess.play.game"
 //       levels,                         // the /api/levels answer, when the host has it already
+//       analysisUrl,                    // the analysis board's page ("Analyse" buttons); none
+//                                      // (the notebook): the buttons are hidden
+//       navigate,                       // how to go there (default window.location.assign)
 //     },
 //   });
 //   controller.ready     // Promise: the piece images decoded and the first position drawn
@@ -48,7 +51,9 @@ export function mountPlay(root, { transport, storage = null, clientId = newClien
   // Other tabs of the page share localStorage; a widget's own storage has no other tab.
   const syncTabs = options.syncTabs ?? (storage !== null && storage === globalThis.localStorage);
   const store = { storage, key: options.storageKey || "ferrochess.play.game", syncTabs };
-  const ctrl = new PlayCtrl({ root, ui, transport, clientId, sounds, store });
+  const analysis = { url: typeof options.analysisUrl === "string" ? options.analysisUrl : null,
+    navigate: options.navigate || ((url) => window.location.assign(url)) };
+  const ctrl = new PlayCtrl({ root, ui, transport, clientId, sounds, store, analysis });
   const { game, board, review } = ctrl;
   const unbindKeys = bindKeys(options.keyboard === "document" ? document : root, ctrl);
   ctrl.startTicking();

@@ -9,8 +9,9 @@ export const TRANSITIONS = Object.freeze({
   ready: { moved: "thinking", ended: "over", failed: "error" },
   // The human's move is being checked, then the engine searches (its clock runs).
   thinking: { replied: "ready", refused: "ready", ended: "over", failed: "error" },
-  // The game is over: the banner, the review button.
-  over: { review: "reviewing" },
+  // The game is over: the banner, the review button; a review kept with the game shows again
+  // after a reload without being computed again ("restored").
+  over: { review: "reviewing", restored: "reviewed" },
   // The review is being computed (review.js), then shown; "learn from your mistakes".
   reviewing: { reviewed: "reviewed", stopped: "over" },
   reviewed: { learn: "learning", review: "reviewing", stopped: "over" },

@@ -42,6 +42,9 @@ export function buildLayout(root, uid) {
     last: button("last", "»", { "aria-label": "Live position", title: "Live position (End)" }),
   };
   const backToLive = button("live", "Back to the game", { class: "link-button", hidden: true });
+  // The analysis board at the position shown (play_view.js shows it when there is a board to open).
+  const analysePosition = button("analyse-position", "Analyse this position",
+    { class: "link-button", hidden: true, title: "Open the analysis board at this position" });
   const buttons = {
     takeback: button("takeback", "Take back"),
     draw: button("draw", "Offer draw"),
@@ -51,11 +54,12 @@ export function buildLayout(root, uid) {
     newGameAfter: button("new-game-after", "New game"),
     review: button("review", "Review the game", { class: "primary" }),
     pgn: button("pgn", "Download PGN"),
+    analyse: button("analyse", "Analyse", { hidden: true, title: "Open the game on the analysis board" }),
     newGame: button("new-game", "New game", { class: "primary" }),
   };
   const inGame = el("div", { class: "button-row in-game" }, buttons.takeback, buttons.draw, buttons.resign);
   const afterGame = el("div", { class: "button-row after-game", hidden: true },
-    buttons.rematch, buttons.newGameAfter, buttons.review, buttons.pgn);
+    buttons.rematch, buttons.newGameAfter, buttons.review, buttons.analyse, buttons.pgn);
 
   const review = el("section", { class: "card", "data-panel": "review", hidden: true,
     "aria-label": "Review" });
@@ -66,11 +70,13 @@ export function buildLayout(root, uid) {
   const depth = el("dd", { "data-stat": "depth" }, "–");
   const nodes = el("dd", { "data-stat": "nodes" }, "–");
   const timeStat = el("dd", { "data-stat": "time" }, "–");
-  const stats = el("dl", { class: "engine-stats" },
-    el("div", {}, el("dt", {}, "Score"), score),
+  // A search's own numbers (a review's position has only its score).
+  const searchStats = [
     el("div", {}, el("dt", {}, "Depth"), depth),
     el("div", {}, el("dt", {}, "Nodes"), nodes),
-    el("div", {}, el("dt", {}, "Time"), timeStat));
+    el("div", {}, el("dt", {}, "Time"), timeStat)];
+  const stats = el("dl", { class: "engine-stats" },
+    el("div", {}, el("dt", {}, "Score"), score), ...searchStats);
   const pv = el("span", { class: "pv" });
   const line = el("p", { class: "engine-line" }, el("span", { class: "label" }, "Line"), " ", pv);
   const engineBody = el("div", { class: "engine-body" }, summary, stats, line);
@@ -138,7 +144,7 @@ export function buildLayout(root, uid) {
     banner,
     el("div", { class: "moves-head" }, el("h2", {}, "Moves"),
       el("div", { class: "nav" }, nav.first, nav.previous, nav.next, nav.last)),
-    moves, backToLive, inGame, afterGame, message);
+    moves, el("div", { class: "moves-links" }, backToLive, analysePosition), inGame, afterGame, message);
 
   root.classList.add("fc-play");
   root.dataset.state = "loading";
@@ -156,8 +162,9 @@ export function buildLayout(root, uid) {
 
   return {
     top, bottom, boardArea, board: boardElement, evalBar, evalFill, opening, banner, message, moves, nav,
-    backToLive, buttons, inGame, afterGame, review, engineToggle, muteToggle,
-    engine: { body: engineBody, hiddenNote, summary, stats, score, depth, nodes, time: timeStat, line, pv },
+    backToLive, analysePosition, buttons, inGame, afterGame, review, engineToggle, muteToggle,
+    engine: { body: engineBody, hiddenNote, summary, stats, searchStats, score, depth, nodes, time: timeStat,
+      line, pv },
     color, level, time, custom, customMinutes, customIncrement, timeNote, book,
     fenOutput, copyFen, fenInput, fenForm, fenError, stale, takeOver,
   };

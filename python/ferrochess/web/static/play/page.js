@@ -1,10 +1,12 @@
 // The play page: mounts the play UI into #app over HTTP, keeps the game in localStorage, and
-// cancels this tab's search when the page goes away (reload, close, navigation).
+// cancels this tab's search when the page goes away (reload, close, navigation). "Analyse" opens
+// the analysis board, `analysis` beside the page's root.
 
 import { httpTransport } from "./api.js";
 import { mountPlay, newClientId } from "./app.js";
 
 const root = document.getElementById("app");
+const base = new URL(root.dataset.root || "/", window.location.href);
 const transport = httpTransport(root.dataset.root || "/");
 const clientId = newClientId();
 
@@ -20,7 +22,7 @@ const controller = mountPlay(root, {
   transport,
   storage,
   clientId,
-  options: { keyboard: "document" },
+  options: { keyboard: "document", analysisUrl: new URL("analysis", base).href },
 });
 
 window.addEventListener("pagehide", () => controller.cancel());

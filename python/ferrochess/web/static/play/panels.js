@@ -24,9 +24,10 @@ export function el(tag, attributes = {}, ...children) {
 
 /** "+0.35", "-1.20", "#3", "#-2", all White's view; where the tables judged the position, their
  * verdict (the server's `tablebase`, White's view too): "TB win", "TB cursed win", "TB draw",
- * "TB blessed loss", "TB loss". */
+ * "TB blessed loss", "TB loss"; a side mated (a review's `{mate: 0, mated}`): "1-0" or "0-1". */
 export function formatScore(score) {
   if (!score) return "–";
+  if (score.mate === 0 && score.mated) return score.mated === "white" ? "0-1" : "1-0";
   if (score.mate !== undefined) return `#${score.mate}`;
   if (score.tablebase) return `TB ${score.tablebase}`;
   const cp = score.cp;
@@ -36,6 +37,7 @@ export function formatScore(score) {
 /** White's share of the evaluation bar in percent (50 for none). */
 export function whiteShare(score) {
   if (!score) return 50;
+  if (score.mate === 0 && score.mated) return score.mated === "white" ? 0 : 100;
   if (score.mate !== undefined) return score.mate > 0 ? 100 : score.mate < 0 ? 0 : 50;
   if (score.tablebase === "win") return 100;
   if (score.tablebase === "loss") return 0;
@@ -101,6 +103,8 @@ export function renderMoves(list, state, { activePly = null, onSelect } = {}) {
 export function renderEngine(parts, reply, { visible, plyBefore, firstNumber, blackFirst }) {
   parts.body.hidden = !visible;
   parts.hiddenNote.hidden = visible;
+  parts.body.dataset.source = reply ? reply.source || "" : "";
+  for (const stat of parts.searchStats) stat.hidden = false;
   if (!reply) {
     parts.summary.textContent = "No engine move to show yet.";
     parts.stats.hidden = true;
@@ -124,6 +128,23 @@ export function renderEngine(parts, reply, { visible, plyBefore, firstNumber, bl
   const pv = reply.pv || [];
   parts.line.hidden = pv.length === 0;
   parts.pv.textContent = numberedLine(pv, plyBefore, firstNumber, blackFirst);
+}
+
+/** The engine panel on a position of a reviewed game (`seen`: review_util.js's
+ * reviewedPosition): the review's score there, its best move and line (the review searched to a
+ * node limit: no depth, nodes or time to show). */
+export function renderReviewed(parts, seen, { visible, firstNumber, blackFirst }) {
+  parts.body.hidden = !visible;
+  parts.hiddenNote.hidden = visible;
+  parts.body.dataset.source = "review";
+  parts.summary.textContent = seen.bestSan
+    ? `${seen.bestSan}: the review's best move here`
+    : "The game's last position: the review has no move after it.";
+  parts.stats.hidden = false;
+  for (const stat of parts.searchStats) stat.hidden = true;
+  parts.score.textContent = formatScore(seen.score);
+  parts.line.hidden = seen.line.length === 0;
+  parts.pv.textContent = numberedLine(seen.line, seen.ply, firstNumber, blackFirst);
 }
 
 /** A SAN line starting at ply `plyBefore` (plies already played): "12... Nf6 13. Bg5". */

@@ -1,6 +1,8 @@
 // Where the game is kept between page loads, and how other tabs learn that one took it over: one
 // key of a Storage (the page's localStorage, or the widget's trait storage), holding
-// `{owner, game, orientation, showEngine}`; `owner` is the client id of the tab that wrote it.
+// `{owner, game, orientation, showEngine, review}`; `owner` is the client id of the tab that wrote
+// it, `review` the game's review when one was made (review.js's kept(): `{fen, moves,
+// startNumber, review}`, keyed to the game by its start and moves), else null.
 // The `storage` event of another tab's write is the one news it hears (the page's only: a widget's
 // own storage has no other tab).
 
@@ -23,18 +25,18 @@ export class GameStore {
     if (syncTabs) window.addEventListener("storage", this.onStorage);
   }
 
-  /** Keeps `{game, orientation, showEngine}` under this tab's name; silent when it cannot. */
-  save({ game, orientation, showEngine }) {
+  /** Keeps `{game, orientation, showEngine, review}` under this tab's name; when the review does
+   * not fit, the game without it; silent when nothing can be kept. */
+  save({ game, orientation, showEngine, review = null }) {
     if (!this.storage) return;
-    try {
-      this.storage.setItem(this.key, JSON.stringify({
-        owner: this.owner,
-        game,
-        orientation,
-        showEngine,
-      }));
-    } catch {
-      // storage full or disabled: the game plays on, it will not survive a reload
+    const kept = { owner: this.owner, game, orientation, showEngine, review };
+    for (const value of review ? [kept, { ...kept, review: null }] : [kept]) {
+      try {
+        this.storage.setItem(this.key, JSON.stringify(value));
+        return;
+      } catch {
+        // storage full or disabled: the game plays on, it will not survive a reload
+      }
     }
   }
 

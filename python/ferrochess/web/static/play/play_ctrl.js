@@ -7,17 +7,23 @@
 // Its state: the levels the server lists, the ply shown while stepping through the game (null: the
 // live position), the user's show-engine choice for this game (null: the level's default), the
 // board's orientation, the evaluation bar's score (kept across book moves), the plies the sounds
-// were played for, and the game another tab took (while this one is stale).
+// were played for, and the game another tab took (while this one is stale). The review is kept
+// with the game (saved and restored beside it); "Analyse" hands the game to the analysis board
+// (handoff.js) where the host has one (`analysis.url`: the page's, none in the notebook).
 
 import { createBoard } from "./board.js";
 import { PlayGame, START_FEN, describeError, other } from "./game.js";
+import { openAnalysis, pgnRequest } from "./handoff.js";
 import { GameStore } from "./persist.js";
 import { PlayView } from "./play_view.js";
-import { Review } from "./review.js";
+import { Review, reviewedPosition } from "./review.js";
 import { SettingsForm } from "./settings.js";
 import { soundOfSan } from "./sounds.js";
 
 const TICK_MS = 100;
+/** The review's states (review.js) and the game's events that follow each, the first it takes. */
+const FOLLOW_REVIEW = Object.freeze({ analysing: ["review"], reviewed: ["reviewed", "learned", "restored"],
+  learning: ["learn"], idle: ["stopped"], cancelled: ["stopped"], error: ["stopped"] });
 
 export class PlayCtrl {
   /**
@@ -26,9 +32,12 @@ export class PlayCtrl {
    * @param {object} options.transport request/stream/cancel; @param {string} options.clientId
    * @param {object} options.sounds sounds.js's Sounds
    * @param {object} options.store persist.js's options: storage, key, syncTabs
+   * @param {{url: string|null, navigate: (url: string) => void}} [options.analysis] the analysis
+   *   board's URL (null: none, the buttons hidden) and how to go there
    */
-  constructor({ root, ui, transport, clientId, sounds, store }) {
+  constructor({ root, ui, transport, clientId, sounds, store, analysis = { url: null, navigate: null } }) {
     this.transport = transport;
+    this.analysis = analysis;
     this.clientId = clientId;
     this.sounds = sounds;
     this.levels = [];
@@ -44,15 +53,13 @@ export class PlayCtrl {
     this.game = new PlayGame({ transport, clientId, onChange: (what) => this.changed(what) });
     const game = this.game;
     this.review = new Review({
-      container: ui.review,
-      transport,
-      board: this.board,
-      clientId,
+      container: ui.review, transport, board: this.board, clientId,
       getGame: () => ({ fen: game.fen, moves: game.moves.slice(), human: game.human, end: game.end }),
       onJump: (ply) => this.showPly(ply),
       onDone: () => this.showLive(),
       onLesson: (ply, fen) => this.showLesson(ply, fen),
       onState: (state) => this.reviewChanged(state),
+      onAnalyse: analysis.url ? (ply) => this.analyse(ply) : null, // the panel's "Analyse on the board"
     });
     this.previousPhase = game.phase;
     this.view = new PlayView(root, ui, this);
@@ -113,15 +120,7 @@ export class PlayCtrl {
   /** The review's machine moved to `state`: the game's machine follows. */
   reviewChanged(state) {
     const game = this.game;
-    const map = {
-      analysing: ["review"],
-      reviewed: ["reviewed", "learned"],
-      learning: ["learn"],
-      idle: ["stopped"],
-      cancelled: ["stopped"],
-      error: ["stopped"],
-    };
-    for (const event of map[state] || []) {
+    for (const event of FOLLOW_REVIEW[state] || []) {
       if (game.can(event) && !["load", "superseded"].includes(event) && game.phase !== "loading") {
         game.fire(event);
         return;
@@ -160,6 +159,7 @@ export class PlayCtrl {
     this.view.renderMovesList();
     this.view.renderControls();
     if (this.review && ["reviewing", "reviewed"].includes(game.phase)) this.review.select(target);
+    this.view.renderEngineDisplay();
   }
 
   showLive() {
@@ -170,6 +170,27 @@ export class PlayCtrl {
     this.view.renderBoard();
     this.view.renderMovesList();
     this.view.renderControls();
+    this.view.renderEngineDisplay();
+  }
+
+  /** The finished review's word on the position shown (score, best move, line), else null. */
+  reviewedPosition() {
+    const { game, review } = this;
+    if (game.phase !== "reviewed" || review.state !== "reviewed" || !review.review) return null;
+    return reviewedPosition(review.review, this.viewPly ?? game.moves.length);
+  }
+
+  /** Whether "Analyse" can open the analysis board: there is one, and a game to take there. */
+  canAnalyse() {
+    return Boolean(this.analysis.url && this.game.state && this.game.state.positions);
+  }
+
+  /** The analysis board on the game at `ply` (default: the one shown), with its review if made. */
+  analyse(ply = this.viewPly) {
+    if (!this.canAnalyse()) return;
+    const kept = this.review.kept();
+    openAnalysis({ game: this.game, ply, review: kept && kept.review, storage: this.store.storage,
+      ...this.analysis });
   }
 
   /** The lessons (learn.js) show the position after `ply` plies, or a try from it (`fen`): the
@@ -275,17 +296,10 @@ export class PlayCtrl {
   /** The game's PGN from the server (`{pgn, filename}`), or null when it refused (it says why);
    * with a clock, its time control and each move's clock. */
   async pgn() {
-    const { game } = this;
-    const names = game.human === "white" ? ["You", `ferrochess level ${game.level}`] : [`ferrochess level ${game.level}`, "You"];
-    const body = { ...game.body(), white: names[0], black: names[1] };
-    if (game.timeControl && game.clock) {
-      body.time_control = { initial: game.timeControl.initial, increment: game.timeControl.increment };
-      body.clocks = game.clock.history.slice(0, game.moves.length);
-    }
     try {
-      return await this.transport.request("api/pgn", body);
+      return await this.transport.request("api/pgn", pgnRequest(this.game));
     } catch (error) {
-      game.say(`No PGN: ${describeError(error)}`, "error");
+      this.game.say(`No PGN: ${describeError(error)}`, "error");
       return null;
     }
   }
@@ -294,7 +308,8 @@ export class PlayCtrl {
 
   save() {
     if (this.game.phase === "stale" || this.destroyed) return;
-    this.store.save({ game: this.game.toJSON(), orientation: this.orientation, showEngine: this.showEngine });
+    this.store.save({ game: this.game.toJSON(), orientation: this.orientation, showEngine: this.showEngine,
+      review: this.review.kept() });
   }
 
   #otherTab(saved) {
@@ -309,14 +324,17 @@ export class PlayCtrl {
     return this.#restoreFrom(this.store.read() || this.staleSaved);
   }
 
-  #restoreFrom(saved) {
+  async #restoreFrom(saved) {
     const { game } = this;
     if (saved && saved.game && game.restore(saved.game)) {
       this.orientation = saved.orientation === "black" ? "black" : saved.orientation === "white" ? "white" : game.human;
       this.showEngine = typeof saved.showEngine === "boolean" ? saved.showEngine : null;
       this.form.show(game);
       this.soundedPlies = null;
-      return game.load({ restoring: true });
+      this.review.adopt(saved.review); // kept through the saves while the game loads
+      await game.load({ restoring: true });
+      this.review.restore(game.phase === "over"); // shown again, not analysed again
+      return;
     }
     return this.newGame();
   }

@@ -13,6 +13,7 @@ import {
   renderEvalBar,
   renderMaterial,
   renderMoves,
+  renderReviewed,
 } from "./panels.js";
 
 export class PlayView {
@@ -90,20 +91,27 @@ export class PlayView {
     });
   }
 
+  /** The engine panel and the evaluation bar: once the game is reviewed, the review's word on
+   * the position shown; otherwise the engine's last reply. */
   renderEngineDisplay() {
     const ui = this.ui;
     const visible = this.ctrl.engineVisible();
     ui.engineToggle.checked = visible;
     const { game } = this.ctrl;
     const state = game.state;
-    const reply = game.reply;
-    const plyBefore = reply ? reply.state.moves.length - 1 : 0;
-    renderEngine(ui.engine, reply, {
+    const numbering = {
       visible,
-      plyBefore,
       firstNumber: state ? firstMoveNumber(state) : 1,
       blackFirst: Boolean(state && state.positions[0].turn === "black"),
-    });
+    };
+    const seen = this.ctrl.reviewedPosition();
+    if (seen) {
+      renderReviewed(ui.engine, seen, numbering);
+      renderEvalBar(ui.evalBar, ui.evalFill, seen.score, visible);
+      return;
+    }
+    const reply = game.reply;
+    renderEngine(ui.engine, reply, { ...numbering, plyBefore: reply ? reply.state.moves.length - 1 : 0 });
     renderEvalBar(ui.evalBar, ui.evalFill, this.ctrl.lastScore, visible);
   }
 
@@ -189,6 +197,10 @@ export class PlayView {
     ui.buttons.resign.disabled = !live;
     ui.inGame.hidden = !live;
     ui.backToLive.hidden = viewPly === null || game.phase === "learning";
+    // The analysis board, where there is one: the game after it ended (as on lichess).
+    const analysable = this.ctrl.canAnalyse() && ["over", "reviewing", "reviewed"].includes(phase);
+    ui.buttons.analyse.hidden = !analysable;
+    ui.analysePosition.hidden = !analysable || viewPly === null;
     // Once the review is shown (reviewed, learning) its panel is there: the button goes.
     ui.buttons.review.hidden = phase !== "over" || !game.state || !game.state.moves.length;
     this.renderPlayers();
@@ -216,6 +228,8 @@ export class PlayView {
     wire(ui.buttons.flip, () => ctrl.flip());
     wire(ui.buttons.review, () => ctrl.review.open());
     wire(ui.buttons.pgn, () => this.#downloadPgn());
+    wire(ui.buttons.analyse, () => ctrl.analyse(null));
+    wire(ui.analysePosition, () => ctrl.analyse());
     wire(ui.copyFen, () => this.#copyFen());
     wire(ui.backToLive, () => ctrl.showLive());
     wire(ui.takeOver, () => {

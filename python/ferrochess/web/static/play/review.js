@@ -9,12 +9,16 @@
 // The review's own states, one table (every change goes through `enter`):
 //
 //   idle ──open()──> analysing ──review──> reviewed ──"Learn"──> learning ──finish──> reviewed
-//                      │  └──error──> error ─┐
-//                      └──Cancel──> cancelled┴─"Try again"/open()──> analysing
+//    │                 │  └──error──> error ─┐
+//    │                 └──Cancel──> cancelled┴─"Try again"/open()──> analysing
+//    └──restore()──> reviewed   (the review kept with the game, shown again after a reload)
 //
 // The panel's Cancel button stops the analysis and says so (`cancelled`); the page's cancel() (the
 // game changed: new game, takeback, another tab) stops whatever runs and hides the panel (`idle`).
 // Both free the server's engine: the review's stream is dropped and api/cancel is sent.
+//
+// The review is kept with the game (play_ctrl.js saves `kept()` beside it; `adopt` and `restore`
+// bring it back after a reload without analysing again), keyed to the game's start and moves.
 
 import { Learn } from "./learn.js";
 import { ReviewGraph } from "./review_graph.js";
@@ -29,18 +33,22 @@ export {
   hasBetter,
   lessonsOf,
   moveLabel,
+  reviewedPosition,
   squaresOf,
   whitePercents,
 } from "./review_util.js";
 
 export const TRANSITIONS = Object.freeze({
-  idle: ["analysing", "error"],
+  idle: ["analysing", "error", "reviewed"],
   analysing: ["reviewed", "cancelled", "error", "idle"],
   reviewed: ["learning", "analysing", "error", "idle"],
   learning: ["reviewed", "idle"],
   cancelled: ["analysing", "idle"],
   error: ["analysing", "idle"],
 });
+
+/** What identifies a reviewed game: its start and its moves. */
+const keyOf = (game) => JSON.stringify([game.fen, game.moves]);
 
 export class Review {
   /**
@@ -57,8 +65,11 @@ export class Review {
    * @param {(state: string, previous: string) => void} [options.onState] told each change of
    *   state (the page's game machine follows: analysing = "review", reviewed = "reviewed" or
    *   "learned", learning = "learn", cancelled/error/idle = "stopped")
+   * @param {((ply: number) => void)|null} [options.onAnalyse] opens the analysis board at the
+   *   position after `ply` plies (the panel's "Analyse on the board"; none without it)
    */
-  constructor({ container, transport, board, clientId, getGame, onJump, onDone, onLesson, onState }) {
+  constructor({ container, transport, board, clientId, getGame, onJump, onDone, onLesson, onState,
+    onAnalyse = null }) {
     this.container = container;
     this.transport = transport;
     this.board = board;
@@ -68,6 +79,7 @@ export class Review {
     this.onDone = onDone || (() => {});
     this.onLesson = onLesson || (() => {});
     this.onState = onState || (() => {});
+    this.onAnalyse = onAnalyse;
     this.state = "idle";
     this.abort = null; // aborts the running analysis's stream
     this.review = null; // analyse_game's result for `this.game`
@@ -78,7 +90,8 @@ export class Review {
     this.startNumber = 1; // the number of the game's first move (the server's `fullmove`)
     this.learn = new Learn(this);
     this.graph = new ReviewGraph((ply) => this.jump(ply));
-    this.view = new ReviewPanel(this, container, { graph: this.graph, lessons: this.learn.view });
+    this.view = new ReviewPanel(this, container, { graph: this.graph, lessons: this.learn.view,
+      analyse: Boolean(onAnalyse) });
     this.enter("idle");
   }
 
@@ -87,7 +100,7 @@ export class Review {
     if (this.state === "analysing") return;
     if (this.state === "learning") this.learn.stop();
     const game = this.getGame();
-    const key = JSON.stringify([game.fen, game.moves, game.end || null]);
+    const key = keyOf(game);
     this.game = game;
     if (this.review && key === this.key) {
       this.#showReview();
@@ -112,6 +125,48 @@ export class Review {
     this.review = null;
     this.key = null;
     this.enter("idle");
+  }
+
+  /** What to keep with the game: `{fen, moves, startNumber, review}` while the review made is
+   * the current game's, else null. */
+  kept() {
+    if (!this.review || !this.game || keyOf(this.getGame()) !== this.key) return null;
+    const { fen, moves } = this.game;
+    return { fen, moves: moves.slice(), startNumber: this.startNumber, review: this.review };
+  }
+
+  /** Takes a review kept with the game (`kept()`'s, from storage; checked for shape only) before
+   * the game is loaded, so that saving the game meanwhile keeps it; `restore` shows it. */
+  adopt(kept) {
+    if (this.state !== "idle" || !kept || typeof kept !== "object" || typeof kept.fen !== "string"
+      || !Array.isArray(kept.moves) || !kept.review || !Array.isArray(kept.review.moves)
+      || kept.review.moves.length !== kept.moves.length) return;
+    this.game = { fen: kept.fen, moves: kept.moves.slice() };
+    this.key = keyOf(this.game);
+    this.review = kept.review;
+    this.startNumber = Number.isInteger(kept.startNumber) ? kept.startNumber : 1;
+  }
+
+  /** The game is loaded: the adopted review shows (reviewed, no analysis) when the game is
+   * `over` and the one it reviewed; otherwise it is forgotten. Whether it shows. */
+  restore(over) {
+    if (this.state !== "idle" || !this.review) return false;
+    const game = this.getGame();
+    if (!over || keyOf(game) !== this.key) {
+      this.review = null;
+      this.key = null;
+      return false;
+    }
+    this.game = game;
+    this.learn.view.hideSummary();
+    this.#showReview();
+    return true;
+  }
+
+  /** "Analyse on the board": the analysis board at the position selected (the last: none). */
+  analyse() {
+    if (this.state !== "reviewed" || !this.onAnalyse) return;
+    this.onAnalyse(this.selected ?? this.game.moves.length);
   }
 
   /** The panel's Cancel button: stop the analysis and say so. */

@@ -26,6 +26,24 @@ export function whitePercents(moves) {
   return [white(moves[0], moves[0].win_before), ...moves.map((m) => white(m, m.win_after))];
 }
 
+/** What the review says of the position after `ply` plies (clamped to the game): `{ply, score,
+ * bestMove, bestSan, line}`, the score White's view (the start's is the first move's
+ * eval_before, any other the eval_after of the move that led there), the best move and line those
+ * of the move played from it (none after the last move); null without reviewed moves. */
+export function reviewedPosition(review, ply) {
+  const moves = review && Array.isArray(review.moves) ? review.moves : [];
+  if (!moves.length) return null;
+  const at = Math.max(0, Math.min(moves.length, Number.isInteger(ply) ? ply : moves.length));
+  const next = moves[at]; // the move played from this position: its best_* are this position's
+  return {
+    ply: at,
+    score: at === 0 ? moves[0].eval_before : moves[at - 1].eval_after,
+    bestMove: next ? next.best_move : null,
+    bestSan: next ? next.best_san : null,
+    line: next && Array.isArray(next.best_line) ? next.best_line : [],
+  };
+}
+
 /** The human's moves to learn from: mistakes and blunders, or the inaccuracies when there are
  * none of those (lichess's "learn from your mistakes"), in the order they were played. */
 export function lessonsOf(moves, human) {

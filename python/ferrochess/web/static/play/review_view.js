@@ -17,11 +17,13 @@ import {
 
 export class ReviewPanel {
   /**
-   * @param {object} ctrl review.js's Review: open, cancelAnalysis, jump, jumpToBetter, learn
+   * @param {object} ctrl review.js's Review: open, cancelAnalysis, jump, jumpToBetter, learn,
+   *   analyse
    * @param {HTMLElement} container where the panel is drawn (its content is this module's)
-   * @param {object} parts the graph (review_graph.js) and the lessons' view (learn_view.js)
+   * @param {object} parts the graph (review_graph.js) and the lessons' view (learn_view.js);
+   *   `analyse`: whether an analysis board can be opened ("Analyse on the board")
    */
-  constructor(ctrl, container, { graph, lessons }) {
+  constructor(ctrl, container, { graph, lessons, analyse = false }) {
     this.ctrl = ctrl;
     this.container = container;
     this.progressText = el("p", { class: "review-status", role: "status" });
@@ -38,9 +40,13 @@ export class ReviewPanel {
     this.learn = button("Learn from your mistakes", "review-learn", () => ctrl.learn.start());
     this.noLessons = el("p", { class: "review-clean" },
       "No mistakes of yours to learn from: well played.");
+    this.analyse = button("Analyse on the board", "review-analyse", () => ctrl.analyse());
+    this.analyse.dataset.action = "analyse-review";
+    this.analyse.title = "Open the analysis board at the position shown, with this review";
+    this.analyse.hidden = !analyse;
     this.moves = el("div", { class: "review-moves" });
     this.result = el("div", { class: "review-result" }, graph.svg, this.summary,
-      lessons.summaryBox, el("div", { class: "review-actions" }, this.learn, this.noLessons),
+      lessons.summaryBox, el("div", { class: "review-actions" }, this.learn, this.noLessons, this.analyse),
       this.moves);
     this.learning = el("div", { class: "review-learning" }, lessons.lessonBox);
 
