@@ -196,8 +196,9 @@ def game_from_tree(tree: Any) -> chess.pgn.Game:
 
 
 def _add_line(parent: chess.pgn.GameNode, board: chess.Board, line: Any, field: str, depth: int,
-              counter: list[int]) -> None:  # fmt: skip
-    """Adds the moves of ``line`` after ``parent`` (whose position is ``board``, changed here)."""
+              counter: list[int], first: int = 0) -> None:  # fmt: skip
+    """Adds the moves of ``line`` after ``parent`` (whose position is ``board``, changed here);
+    ``line[0]`` is called ``field[first]`` in errors."""
     if line is None:
         return
     if not isinstance(line, list):
@@ -205,7 +206,7 @@ def _add_line(parent: chess.pgn.GameNode, board: chess.Board, line: Any, field: 
     if depth > MAX_VARIATION_DEPTH:
         raise TreeError(field, f"variations nest at most {MAX_VARIATION_DEPTH} deep")
     at = parent
-    for index, data in enumerate(line):
+    for index, data in enumerate(line, start=first):
         where = f"{field}[{index}]"
         child = _add_node(at, board, data, where, counter)
         variations = data.get("variations") or []
@@ -217,10 +218,13 @@ def _add_line(parent: chess.pgn.GameNode, board: chess.Board, line: Any, field: 
                 raise TreeError(place, f"{place} must be a list of moves")
             if not variation:
                 continue
-            first = _add_node(at, board, variation[0], f"{place}[0]", counter)
+            start = _add_node(at, board, variation[0], f"{place}[0]", counter)
+            if isinstance(variation[0], dict) and variation[0].get("variations"):
+                raise TreeError(f"{place}[0].variations", "the first move of a variation has no "
+                                "variations of its own: list them beside it")  # fmt: skip
             branch = board.copy(stack=False)
-            branch.push(first.move)
-            _add_line(first, branch, variation[1:], place, depth + 1, counter)
+            branch.push(start.move)
+            _add_line(start, branch, variation[1:], place, depth + 1, counter, first=1)
         board.push(child.move)
         at = child
 
