@@ -337,6 +337,10 @@ class AnalysisService:
             tree = pgn_tree.tree_from_game(game)
         except pgn_tree.TreeError as error:
             raise BadInput(error.field, error.message) from None
+        tagless = number < len(games) and not games[number]["headers"]
+        if not tree["moves"] and (warnings or tagless):
+            reason = warnings[0] if warnings else "no tags and no moves"
+            raise BadInput("pgn", f"no game found in the PGN text ({reason})")
         return {"games": games, "truncated": truncated, "warnings": warnings, "tree": tree}
 
     def export_tree(self, body: Any) -> dict[str, Any]:
