@@ -38,15 +38,9 @@ import chess.engine
 import pytest
 from ferrochess import Engine
 from ferrochess.engine import levels
-from ferrochess.notebook import (
-    CHESSGROUND_MODULE,
-    STATIC,
-    NotebookGame,
-    module_sources,
-    play,
-    widget_css,
-)
+from ferrochess.notebook import NotebookGame, play
 from ferrochess.notebook_game import _score_text
+from ferrochess.widget_comm import CHESSGROUND_MODULE, STATIC, module_sources, widget_css
 
 if TYPE_CHECKING:
     from conftest import Searching

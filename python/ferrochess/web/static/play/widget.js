@@ -1,24 +1,27 @@
-// The anywidget entry of the notebook board (ferrochess.notebook.play()): the page's own modules,
-// drawn once inside the widget's element, talking to the kernel over the widget's comm instead of
-// HTTP. Works wherever anywidget does (JupyterLab, Notebook 7, VS Code): only anywidget's standard
-// `render({ model, el })` is used.
+// The anywidget entry of the notebook widgets (ferrochess.notebook.play() and analyse()): the
+// page's own modules, drawn once inside the widget's element, talking to the kernel over the
+// widget's comm instead of HTTP. The trait `_entry` ({module, mount}) names the UI: the play page's
+// play/app.js mountPlay, or the analysis board's analysis/app.js mountAnalysis. Works wherever
+// anywidget does (JupyterLab, Notebook 7, VS Code): only anywidget's standard `render({ model, el })`
+// is used.
 //
 // anywidget imports this file from a blob URL, where a relative import cannot resolve. So the
 // kernel sends the module sources as the trait `_modules` ({"play/app.js": source, ...,
 // "vendor/chessground/chessground.min.js": source}); `loadModules` turns them into blob URLs,
 // leaves first, rewriting the relative specifiers of each `import ... from "./x.js"` to the blob
-// URL of the module it names, then imports play/app.js and calls its mountPlay.
+// URL of the module it names, then imports the entry's module and calls its mount function.
 //
 // The comm protocol (the kernel's side is WidgetBackend.handle in notebook.py):
-//   to the kernel:   {id, path, body}                      a request or, for api/review, a stream
+//   to the kernel:   {id, path, body}                      a request or, for api/review and
+//                                                          api/analyse, a stream
 //   from the kernel: {id, ok: true, data}                  the answer
 //                    {id, ok: false, error, field, status} a refusal (400, 409, 503, 500)
 //                    {id, line}                            one line of a stream
 //                    {id, done: true}                      the stream's end
 
-const ENTRY = "play/app.js";
+const PLAY = { module: "play/app.js", mount: "mountPlay" };
 const API = "play/api.js";
-const STREAMS = new Set(["api/review"]);
+const STREAMS = new Set(["api/review", "api/analyse"]);
 const BUSY = 503;
 const RETRY_AFTER_SECONDS = 1;
 const UNREACHABLE = "cannot reach the notebook's kernel";
@@ -44,7 +47,7 @@ export function resolve(name, specifier) {
 /** Blob URLs for the `entries` and every module they import, made leaves first: a Map from module
  * name to URL. `sources` maps module names to their text. Throws on a missing module or an import
  * cycle. */
-export function loadModules(sources, entries = [ENTRY], makeUrl = blobUrl) {
+export function loadModules(sources, entries = [PLAY.module], makeUrl = blobUrl) {
   const urls = new Map();
   const visiting = new Set();
   const visit = (name, from) => {
@@ -70,17 +73,18 @@ function blobUrl(text, name) {
   return URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
 }
 
-/** One import of the modules per set of sources, shared by every view of every widget:
- * `{app, api}`, the modules play/app.js and play/api.js (for its ApiError). */
+/** One import of the modules per set of sources and entry, shared by every view of every widget:
+ * `{app, api}`, the entry's module and play/api.js (for its ApiError). */
 const loaded = new Map();
 
-function importModules(sources) {
-  const key = Object.keys(sources).sort().map((name) => `${name}:${sources[name]}`).join("\0");
+function importModules(sources, entry) {
+  const names = Object.keys(sources).sort().map((name) => `${name}:${sources[name]}`);
+  const key = [entry, ...names].join("\0");
   if (!loaded.has(key)) {
     const promise = Promise.resolve().then(async () => {
-      const entries = [ENTRY, API].filter((name) => name === ENTRY || name in sources);
+      const entries = [entry, API].filter((name) => name === entry || name in sources);
       const urls = loadModules(sources, entries);
-      const app = await import(urls.get(ENTRY));
+      const app = await import(urls.get(entry));
       const api = urls.has(API) ? await import(urls.get(API)) : {};
       return { app, api };
     });
@@ -203,9 +207,10 @@ async function render({ model, el }) {
   let transport = null;
   let mounted = null;
   try {
-    const { app, api } = await importModules(model.get("_modules"));
+    const entry = model.get("_entry") || PLAY;
+    const { app, api } = await importModules(model.get("_modules"), entry.module);
     transport = commTransport(model, api.ApiError || null);
-    mounted = app.mountPlay(root, {
+    mounted = app[entry.mount](root, {
       transport,
       storage: traitStorage(model),
       clientId: model.get("_client_id"),

@@ -1,0 +1,221 @@
+"""The notebook widgets' plumbing: the front end's modules and styles sent as traits, and the
+kernel's side of the comm that answers their requests (docs/play.md) with the page's services.
+
+Both widgets (:class:`ferrochess.notebook.PlayWidget`, :class:`ferrochess.notebook.AnalysisWidget`)
+load ``static/play/widget.js`` as their anywidget entry; it imports the page's own ES modules from
+the trait ``_modules`` and mounts the UI the trait ``_entry`` names, over a transport that sends
+each request over the widget's comm to a :class:`WidgetBackend`.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ferrochess._closing import Closing
+from ferrochess.web.analysis_service import AnalysisService
+from ferrochess.web.service import BadInput, GameService
+from ferrochess.web.service import refusal as service_refusal
+
+__all__ = [
+    "ANALYSIS_UI",
+    "PLAY_UI",
+    "STATIC",
+    "WidgetBackend",
+    "module_sources",
+    "refusal",
+    "widget_css",
+]
+
+STATIC = Path(__file__).resolve().parent / "web" / "static"
+"""The page's static files: ``play/`` and ``analysis/`` (ES modules and CSS of the play page and
+the analysis board) and ``vendor/chessground/``."""
+WIDGET_ENTRY = "play/widget.js"
+"""The anywidget entry (``_esm``) of both widgets; the other modules reach the front end through
+``_modules``; the trait ``_entry`` says which UI to mount (:data:`PLAY_UI`, :data:`ANALYSIS_UI`)."""
+PLAY_UI = {"module": "play/app.js", "mount": "mountPlay"}
+ANALYSIS_UI = {"module": "analysis/app.js", "mount": "mountAnalysis"}
+ANALYSIS_FOLDERS = ("play", "analysis")
+"""The folders of ``static`` whose modules and styles the analysis widget is sent (the play
+widget, ``play/`` only)."""
+CHESSGROUND_MODULE = "vendor/chessground/chessground.min.js"
+CHESSGROUND_CSS = (
+    "vendor/chessground/chessground.base.css",
+    "vendor/chessground/chessground.brown.css",
+    "vendor/chessground/chessground.cburnett.css",
+)
+PAGE_ONLY = frozenset({"play/widget.js", "play/page.js", "play/page.css", "analysis/page.js",
+                       "analysis/page.css"})  # fmt: skip
+"""Files the widget does not send: its own entry and the pages' DOM wiring."""
+WIDGET_CSS = """/* the widget's element: the container play.css sizes the play UI from */
+.ferrochess-widget { container-type: inline-size; width: 100%; }
+.ferrochess-widget-error { color: #a4261d; white-space: pre-wrap; }
+"""
+REVIEW_PATH = "api/review"
+ANALYSE_PATH = "api/analyse"
+"""The requests answered as a stream of lines (the others are request and answer)."""
+WORKERS = 4
+"""Threads answering one widget's requests: a search holds one, a cancel or a state gets another."""
+
+STATUS_FAILED = 500
+
+Message = dict[str, Any]
+
+logger = logging.getLogger(__name__)
+
+
+def module_sources(static: Path = STATIC, folders: tuple[str, ...] = ("play",)) -> dict[str, str]:
+    """The front end's ES modules by their path under ``static`` (``"play/app.js"``, ...): every
+    ``.js`` of ``folders`` (the play page's, and the analysis board's for its widget) but the
+    page-only ones, and chessground's module."""
+    names = [
+        path.relative_to(static).as_posix()
+        for folder in folders
+        for path in sorted((static / folder).rglob("*.js"))
+    ]
+    names = [name for name in names if name not in PAGE_ONLY] + [CHESSGROUND_MODULE]
+    return {name: (static / name).read_text(encoding="utf-8") for name in names}
+
+
+def widget_css(static: Path = STATIC, folders: tuple[str, ...] = ("play",)) -> str:
+    """A widget's style sheet: chessground's board and pieces, then the CSS of ``folders`` (the
+    page-only ``page.css`` left out)."""
+    own = [
+        path.relative_to(static).as_posix()
+        for folder in folders
+        for path in sorted((static / folder).rglob("*.css"))
+    ]
+    names = list(CHESSGROUND_CSS) + [name for name in own if name not in PAGE_ONLY]
+    sheets = [f"/* {name} */\n{(static / name).read_text(encoding='utf-8')}" for name in names]
+    return "\n".join([*sheets, WIDGET_CSS])
+
+
+class WidgetBackend(Closing):
+    """The kernel's side of the widget's comm: answers the front end's messages with ``service``.
+
+    A message is ``{id, path, body}``. :meth:`submit` answers it in a worker thread (so a long
+    search does not hold the kernel's comm and a cancel gets through meanwhile); :meth:`handle`
+    answers it in the calling thread. Answers go to ``send``: ``{id, ok: true, data}``, or
+    ``{id, ok: false, error, field, status}`` with the HTTP API's status (400 bad input, 409
+    cancelled, 503 busy, 500 a failure, logged); ``api/review`` answers ``{id, line}`` for each
+    line of :meth:`GameService.review` and then ``{id, done: true}``, after a 400 refusal instead
+    when its game is bad; ``api/analyse`` (with an ``analysis`` service) streams the lines of
+    :meth:`AnalysisService.start`'s analysis the same way, after a 400 or 503 refusal instead.
+    Messages without an id are ignored.
+    """
+
+    def __init__(
+        self,
+        service: GameService,
+        send: Callable[[Message], object],
+        *,
+        client: str | None = None,
+        workers: int = WORKERS,
+        analysis: AnalysisService | None = None,
+    ) -> None:
+        self.service = service
+        self.analysis = analysis
+        self.client = client
+        self._send = send
+        self._executor = concurrent.futures.ThreadPoolExecutor(
+            max_workers=workers, thread_name_prefix="ferrochess-widget"
+        )
+        self._lock = threading.Lock()
+        self._closed = False
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def submit(self, content: Any) -> concurrent.futures.Future[None] | None:
+        """Answer ``content`` in a worker thread; None once closed."""
+        with self._lock:
+            if self._closed:
+                return None
+            return self._executor.submit(self.handle, content)
+
+    def handle(self, content: Any) -> None:
+        """Answer ``content`` now (see the class); never raises."""
+        if not isinstance(content, dict):
+            return
+        ident = content.get("id")
+        if isinstance(ident, bool) or not isinstance(ident, (str, int)):
+            return
+        path = content.get("path")
+        body = content.get("body", {})
+        try:
+            if not isinstance(path, str):
+                raise BadInput("path", f"path must be a string like 'api/move', not {path!r}")
+            name = path.strip("/")
+            if name == REVIEW_PATH:
+                self._review(ident, body)
+            elif name == ANALYSE_PATH and self.analysis is not None:
+                self._analyse(ident, body)
+            else:
+                self._answer({"id": ident, "ok": True, "data": self.service.request(name, body)})
+        except Exception as error:  # noqa: BLE001 - every failure is answered, none kills a thread
+            self._answer({"id": ident, "ok": False, **refusal(error)})
+
+    def close(self) -> None:
+        """Stop the client's search (if any) and the worker threads; idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        if self.client is not None:
+            try:
+                self.service.cancel({"client": self.client})
+            except Exception:  # noqa: BLE001 - closing goes on
+                logger.exception("cancelling the widget's search failed")
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    def _review(self, ident: str | int, body: Any) -> None:
+        self.service.state(body)  # a bad game is refused (400) before any line
+
+        def emit(line: Message) -> None:
+            self._answer({"id": ident, "line": line})
+
+        try:
+            self.service.review(body, emit)
+        except Exception as error:  # noqa: BLE001 - the stream's last line says what went wrong
+            emit({"error": refusal(error)["error"]})
+        finally:
+            self._answer({"id": ident, "done": True})
+
+    def _analyse(self, ident: str | int, body: Any) -> None:
+        assert self.analysis is not None
+        running = self.analysis.start(body)  # a refusal (400, 503) before any line
+
+        def emit(line: Message) -> None:
+            self._answer({"id": ident, "line": line})
+
+        try:
+            running.run(emit)
+        except Exception as error:  # noqa: BLE001 - the stream's last line says what went wrong
+            emit({"error": refusal(error)["error"]})
+        finally:
+            self._answer({"id": ident, "done": True})
+
+    def _answer(self, message: Message) -> None:
+        try:
+            self._send(message)
+        except Exception:  # noqa: BLE001 - a front end that went away cannot be told
+            logger.exception("the widget's answer could not be sent")
+
+
+def refusal(error: Exception) -> Message:
+    """``{error, field, status}`` for an exception raised while answering, worded as the HTTP API
+    words it (:func:`ferrochess.web.service.refusal`); a failure that is no refusal is logged with
+    its traceback and answered 500."""
+    answer = service_refusal(error)
+    if answer is not None:
+        status, body = answer
+        return {**body, "status": status}
+    logger.error("the widget's request failed", exc_info=error)
+    return {"error": f"the kernel failed: {error}", "field": None, "status": STATUS_FAILED}
+
+
