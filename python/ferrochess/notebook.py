@@ -1,4 +1,5 @@
-"""Play ferrochess in a Jupyter notebook: the play page's board as a widget, and a game controller.
+"""Play and analyse in a Jupyter notebook: the play page's board and the analysis board as
+widgets, and a game controller.
 
 :func:`play` (or :class:`PlayWidget`) shows the same front end as ``ferrochess play``'s page, as an
 `anywidget <https://anywidget.dev>`_: lichess's board (chessground), drawn once, played by click or
@@ -7,9 +8,13 @@ anywidget does (JupyterLab, Jupyter Notebook 7, VS Code). The page's ES modules 
 front end as the trait ``_modules`` and loaded by ``static/play/widget.js``; instead of HTTP they
 send their requests (docs/play.md) over the widget's comm, and the kernel answers them with a
 :class:`~ferrochess.web.service.GameService` over the widget's own engine, in worker threads, so a
-cancel gets through while the engine searches. anywidget is imported only here; without it
-``import ferrochess.notebook`` and :class:`NotebookGame` still work and :func:`play` raises
-ImportError saying how to install it.
+cancel gets through while the engine searches. anywidget is imported only here and in
+:mod:`ferrochess.notebook_analysis`; without it ``import ferrochess.notebook`` and
+:class:`NotebookGame` still work and :func:`play` raises ImportError saying how to install it.
+
+:func:`analyse` (or :class:`AnalysisWidget`, from :mod:`ferrochess.notebook_analysis`) opens the
+page's analysis board on a board, a game, a PGN text or a FEN, with the live engine; its ``.game``
+is the :class:`chess.pgn.Game` with the variations and comments made on the board.
 
 :class:`NotebookGame` (in :mod:`ferrochess.notebook_game`, imported here too) is the same game
 without any user interface, driven from code.
@@ -30,6 +35,7 @@ import chess.svg
 
 from ferrochess import rules
 from ferrochess.engine import Engine
+from ferrochess.notebook_analysis import Analysable, analyse, tree_of
 from ferrochess.notebook_game import (
     DEFAULT_LEVEL,
     DEFAULT_THINK_SECONDS,
@@ -57,12 +63,16 @@ except ImportError:  # pragma: no cover - tested in a subprocess without anywidg
     anywidget = None  # type: ignore[assignment]
 
 __all__ = [
+    "Analysable",
+    "AnalysisWidget",
     "DEFAULT_LEVEL",
     "DEFAULT_THINK_SECONDS",
     "ColorChoice",
     "NotebookGame",
     "PlayWidget",
+    "analyse",
     "play",
+    "tree_of",
 ]
 
 INSTALL_HINT = "pip install anywidget"
@@ -176,11 +186,16 @@ if anywidget is not None:
             self.close()
 
 
+if anywidget is not None:
+    from ferrochess.notebook_analysis import AnalysisWidget
+
 if not TYPE_CHECKING and anywidget is None:
-    __all__.remove("PlayWidget")  # so that ``from ferrochess.notebook import *`` still works
+    # so that ``from ferrochess.notebook import *`` still works
+    __all__.remove("PlayWidget")
+    __all__.remove("AnalysisWidget")
 
     def __getattr__(name: str) -> Any:
-        if name == "PlayWidget":
+        if name in ("PlayWidget", "AnalysisWidget"):
             _require_anywidget()
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

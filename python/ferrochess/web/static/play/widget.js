@@ -198,6 +198,21 @@ export function traitStorage(model) {
   };
 }
 
+/** The options of the UI: the trait `options`; for the analysis board also the tree as the kernel
+ * last heard it (trait `tree`, so showing the widget again shows the tree as it was left) and
+ * `onTree`, which sends every change of the tree back to the kernel (the widget's `.game`). */
+function entryOptions(model, entry) {
+  const options = { ...(model.get("options") || {}) };
+  if (entry.mount !== "mountAnalysis") return options;
+  const tree = model.get("tree");
+  if (tree && typeof tree === "object" && Object.keys(tree).length) options.tree = tree;
+  options.onTree = (wire) => {
+    model.set("tree", wire);
+    model.save_changes();
+  };
+  return options;
+}
+
 async function render({ model, el }) {
   // The widget's element is the container the play UI sizes itself from (container-type in the
   // widget's CSS); the UI is mounted into a child of it.
@@ -214,7 +229,7 @@ async function render({ model, el }) {
       transport,
       storage: traitStorage(model),
       clientId: model.get("_client_id"),
-      options: model.get("options") || {},
+      options: entryOptions(model, entry),
     });
   } catch (error) {
     const message = document.createElement("pre");
