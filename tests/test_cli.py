@@ -93,6 +93,7 @@ def test_bad_fen_exits_2_naming_it() -> None:
         (["play", "--think", "-1"], "--think: '-1' is not between"),
         (["play", "--think", "nan"], "'nan'"),
         (["play", "--engines", "0"], "--engines: '0' is not between 1"),
+        (["play", "--analysis-seconds", "0"], "--analysis-seconds: '0' is not between"),
         (["play", "--port", "70000"], "70000"),
         ([], "COMMAND"),
     ],

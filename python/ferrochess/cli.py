@@ -24,6 +24,7 @@ from ferrochess.book import build_book, open_book
 from ferrochess.engine import DEFAULT_BOOK, bench, perft, select_move
 from ferrochess.exceptions import EngineError, FerrochessError
 from ferrochess.tablebase import SYZYGY_PATH_ENV
+from ferrochess.web.analysis_service import DEFAULT_ANALYSIS_SECONDS
 from ferrochess.web.service import Settings
 
 __all__ = ["main"]
@@ -35,6 +36,7 @@ EXIT_INTERRUPTED = 130
 MAX_PLAY_ENGINES = 256
 MIN_THINK_SECONDS = 0.01
 MAX_THINK_SECONDS = 3600.0
+MAX_ANALYSIS_SECONDS = 24 * 3600.0
 LISTEN_BACKLOG = 128
 """Connections the play server's socket queues before it accepts them (werkzeug's own number)."""
 
@@ -202,6 +204,11 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
         default=Settings.max_think_seconds,
         metavar="SECONDS", help="longest search per move (default: %(default)g)",
     )  # fmt: skip
+    play.add_argument(
+        "--analysis-seconds", type=_bounded(float, MIN_THINK_SECONDS, MAX_ANALYSIS_SECONDS),
+        default=DEFAULT_ANALYSIS_SECONDS, metavar="SECONDS",
+        help="longest the analysis board's live engine runs on a position (default: %(default)g)",
+    )  # fmt: skip
 
 
 def _bounded(kind: type[int] | type[float], low: float, high: float) -> Callable[[str], float]:
@@ -269,6 +276,7 @@ def run_play(args: argparse.Namespace) -> int:
         "FERROCHESS_BOOK": None if args.book.lower() == "none" else args.book,
         "FERROCHESS_SYZYGY_PATH": args.syzygy_path,
         "FERROCHESS_MAX_THINK_SECONDS": args.think,
+        "FERROCHESS_ANALYSIS_SECONDS": args.analysis_seconds,
     }
     if args.engines is not None:
         config["FERROCHESS_ENGINES"] = args.engines
