@@ -389,3 +389,51 @@ def review_saved_game(
     page.wait_for_selector(f'{REVIEW_PANEL}[data-review-state="reviewed"]')
     wait_state(page, "reviewed")
     return page
+
+
+# --- the analysis board (/analysis, static/analysis/) --------------------------------------------
+
+ANALYSIS_TREE_KEY = "ferrochess.analysis.tree"
+"""Where the analysis board keeps its tree, path and engine switch (store.js)."""
+ANALYSIS_HANDOFF_KEY = "ferrochess.analysis.handoff"
+"""The game the play page hands to the analysis board (read once, then removed)."""
+
+
+def open_analysis(
+    page: Page,
+    url: str,
+    *,
+    saved: dict[str, Any] | None = None,
+    handoff: dict[str, Any] | None = None,
+    query: str = "",
+) -> Page:
+    """The analysis board at ``url`` + "analysis" + ``query``, with localStorage holding only the
+    ``saved`` board (store.js's shape) and the ``handoff``, once it has drawn its first position."""
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(url + "api/levels")  # the same origin, without a page that would save anything
+    entries = []
+    if saved is not None:
+        entries.append([ANALYSIS_TREE_KEY, json.dumps(saved)])
+    if handoff is not None:
+        entries.append([ANALYSIS_HANDOFF_KEY, json.dumps(handoff)])
+    page.evaluate(
+        """(entries) => {
+          localStorage.clear();
+          for (const [key, value] of entries) localStorage.setItem(key, value);
+        }""",
+        entries,
+    )
+    page.goto(url + "analysis" + query)
+    page.wait_for_selector('#app[data-state="ready"]')
+    return page
+
+
+def wait_analysis_path(page: Page, path: str) -> None:
+    """Until the analysis board shows the node at ``path`` ("" the root, "0.0.1") with its
+    position drawn."""
+    page.wait_for_selector(f'#app[data-path="{path}"][data-shown="{path}"]')
+
+
+def analysis_path(page: Page) -> str:
+    """The path of the node the analysis board shows."""
+    return str(page.get_attribute("#app", "data-path"))

@@ -14,6 +14,7 @@ from ferrochess.web import create_app
 
 STATIC = Path(__file__).resolve().parent.parent / "python" / "ferrochess" / "web" / "static"
 PLAY = STATIC / "play"
+ANALYSIS = STATIC / "analysis"
 VENDOR = STATIC / "vendor" / "chessground"
 CHESSGROUND = "../vendor/chessground/chessground.min.js"
 IMPORT = re.compile(r"""^\s*(?:import|export)\b[^;]*?\bfrom\s*(["'])(?P<path>[^"']+)\1""", re.M)
@@ -31,6 +32,11 @@ RULE_WORDS = re.compile(
 
 def modules() -> list[Path]:
     return sorted(PLAY.glob("*.js"))
+
+
+def every_module() -> list[Path]:
+    """The play page's modules and the analysis board's (static/analysis/)."""
+    return sorted([*PLAY.glob("*.js"), *ANALYSIS.glob("*.js")])
 
 
 def code_only(source: str) -> str:
@@ -79,7 +85,9 @@ def test_modules_import_only_existing_files_without_cycles() -> None:
         visit(name, ())
 
 
-@pytest.mark.parametrize("path", modules(), ids=lambda path: path.name)
+@pytest.mark.parametrize(
+    "path", every_module(), ids=lambda path: path.relative_to(STATIC).as_posix()
+)
 def test_no_chess_rule_in_the_javascript(path: Path) -> None:
     code = code_only(path.read_text(encoding="utf-8"))
     found = sorted({match.group(0).lower() for match in RULE_WORDS.finditer(code)})
@@ -89,7 +97,12 @@ def test_no_chess_rule_in_the_javascript(path: Path) -> None:
 def test_the_page_serves_every_module_and_the_vendored_files() -> None:
     app = create_app({"TESTING": True, "FERROCHESS_ENGINES": 1})
     client = app.test_client()
-    for path in [*modules(), *PLAY.glob("*.css"), *VENDOR.glob("*.*")]:
+    for path in [
+        *every_module(),
+        *PLAY.glob("*.css"),
+        *ANALYSIS.glob("*.css"),
+        *VENDOR.glob("*.*"),
+    ]:
         relative = path.relative_to(STATIC).as_posix()
         response = client.get(f"/static/{relative}")
         assert response.status_code == 200, relative
