@@ -252,6 +252,45 @@ def test_the_keys_walk_the_line_and_switch_between_variations(page: Page, server
     assert page.get_attribute('#app [data-panel="ceval"]', "data-engine") == "off"
 
 
+def test_the_context_menu_folds_and_deletes_a_variation(page: Page, server: str) -> None:
+    open_analysis(page, server, saved=saved_board("1. e4 e5 (1... c5 2. Nf3) (1... e6) 2. Nf3 *"))
+    lines = page.locator("#app .analysis-tree .interrupt .line")
+    assert lines.count() == 2
+    page.click('#app .move[data-path="0.1.0"]', button="right")
+    menu = page.locator('#app [data-testid="tree-menu"]')
+    menu.locator('[data-menu="collapse"]').click()
+    assert page.locator('#app .move[data-path="0.1"]').count() == 0
+    expander = page.locator('#app .analysis-tree [data-expand="0"]')
+    assert expander.inner_text() == "+2"
+    expander.click()
+    assert lines.count() == 2
+    page.click('#app .move[data-path="0.1"]')
+    wait_analysis_path(page, "0.1")
+    page.click('#app .move[data-path="0.1"]', button="right")
+    menu.locator('[data-menu="delete"]').click()
+    wait_analysis_path(page, "0")
+    assert lines.count() == 1 and lines.locator(".move").all_inner_texts() == ["1…e6"]
+    assert main_sans(page) == ["e4", "e5", "Nf3"]
+
+
+def test_a_fen_typed_in_starts_a_new_analysis(page: Page, server: str) -> None:
+    open_analysis(page, server, saved=saved_board("1. e4 e5 *", path="0.0"))
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    page.click('#app [data-action="import"]')
+    page.fill('#app [data-role="fen-input"]', "not a fen")
+    page.click('#app [data-action="import-fen"]')
+    page.wait_for_function("() => document.querySelector('#app .pgn-error').textContent !== ''")
+    assert main_sans(page) == ["e4", "e5"], "a bad FEN leaves the tree alone"
+    page.fill('#app [data-role="fen-input"]', fen)
+    page.click('#app [data-action="import-fen"]')
+    wait_analysis_path(page, "")
+    assert page.input_value('#app [data-role="fen"]') == fen
+    assert page.locator("#app .analysis-tree .move").count() == 0
+    click_move(page, "f1", "b5")
+    wait_analysis_path(page, "0")
+    assert page.locator('#app .move[data-path="0"]').inner_text() == "Bb5"
+
+
 def test_the_tree_survives_a_reload(page: Page, server: str) -> None:
     open_analysis(page, server, saved=saved_board("1. d4 d5 2. c4 *", path="0.0"))
     wait_analysis_path(page, "0.0")

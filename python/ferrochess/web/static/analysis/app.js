@@ -20,6 +20,7 @@
 //   controller.ready     // Promise: the piece images decoded and the first position drawn
 //   controller.ctrl      // the AnalysisCtrl (ctrl.js); controller.board (board.js)
 //   controller.cancel()  // api/cancel for this client (the page calls it on pagehide)
+//   controller.tree()    // the tree in its wire shape; controller.setTree(wireTree, path = [])
 //   controller.destroy()
 //
 // root.dataset.state is "loading" until the first position is drawn, then "ready";
@@ -34,6 +35,7 @@
 import { AnalysisCtrl } from "./ctrl.js";
 import { bindKeys } from "./keyboard.js";
 import { buildLayout } from "./layout.js";
+import { fromWire } from "./wire.js";
 
 let mounted = 0;
 
@@ -62,6 +64,10 @@ export function mountAnalysis(root, { transport, storage = null, clientId = newC
     clientId,
     cancel() {
       transport.cancel(clientId);
+    },
+    tree: () => ctrl.wireTree(),
+    setTree(wire, path = []) {
+      ctrl.loadTree(fromWire(wire), { path });
     },
     destroy() {
       unbindKeys();

@@ -133,7 +133,8 @@ export class AnalysisCtrl {
         state = await this.transport.request("api/position", { fen: tree.fen, moves });
       } catch (error) {
         if (tree !== this.tree) return;
-        const words = error && error.status === 400 ? `${uci} is not a legal move here.` : describeError(error);
+        const illegal = error && error.status === 400 && /^moves/.test(error.field || "");
+        const words = illegal ? `${uci} is not a legal move here.` : describeError(error);
         this.say(words, "error");
         this.view.renderBoard(); // the piece goes back
         return;
@@ -261,7 +262,12 @@ export class AnalysisCtrl {
     this.version += 1;
     this.save();
     if (redraw === "tree") this.view.renderTree();
-    if (this.onTree) this.onTree(T.withoutMarks(toWire(this.tree)));
+    if (this.onTree) this.onTree(this.wireTree());
+  }
+
+  /** The tree in its wire shape (wire.js), as the server and the notebook take it. */
+  wireTree() {
+    return T.withoutMarks(toWire(this.tree));
   }
 
   /** A new tree (imported, or a new position), showing `path`. */
