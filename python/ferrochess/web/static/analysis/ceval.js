@@ -14,6 +14,10 @@ import { describeError } from "./format.js";
 export const MAX_LINES = 5;
 const BUSY_RETRIES = 3;
 const DEFAULT_RETRY_SECONDS = 1;
+/** A search starts this long after the position stops changing (keys held down step quickly). */
+const START_DELAY_MS = 60;
+
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class CevalCtrl {
   /**
@@ -115,7 +119,7 @@ export class CevalCtrl {
     this.running = true;
     this.key = target.key;
     this.onChange();
-    await this.cancelling;
+    await Promise.all([this.cancelling, delay(START_DELAY_MS)]);
     if (generation !== this.generation) return;
     const controller = new AbortController();
     this.abort = controller;
