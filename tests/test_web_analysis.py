@@ -1,17 +1,17 @@
 """Guards the analysis board (/analysis, static/analysis/) in a real browser (Playwright driving
 Debian's Chromium), one behaviour each: a move at a past position makes a variation that can be
-promoted to the main line; the keys walk the line and switch between the variations of a fork;
-the context menu folds and deletes a variation; a FEN typed in starts a new analysis;
-the live engine's lines appear within a second, deepen, and stop when the position changes or the
-engine is turned off (the server's pool has every engine free again); three lines draw three
-arrows; space and a click on a line's move play the engine's moves; a real PGN's comments,
-variations, NAGs and evaluations come back equal for python-chess after import and export; a
-game of an uploaded multi-game file is picked by its headers; the explorer lists the default book's moves
-in the order the book gives them; a three-piece position shows each move's WDL and DTZ as the
-tables say; after a review handed over by the play page a position shows its evaluation and a
-blunder the refutation in words; the tree survives a reload; at 390 px everything is stacked with
-the board in full view. Screenshots go to tests/artifacts/. Skips without Chromium or Playwright,
-and where the shared data (../shared/data) is absent."""
+promoted to the main line; the keys walk the line and switch between the variations of a fork; the
+context menu folds and deletes a variation; a FEN typed in starts a new analysis; the live engine's
+lines appear within a second, deepen, and stop when the position changes or the engine is turned
+off (the server's pool has every engine free again); three lines draw three arrows; space and a
+click on a line's move play the engine's moves; a real PGN's comments, variations, NAGs and
+evaluations come back equal for python-chess after import and export; a game of an uploaded multi-
+game file is picked by its headers; the explorer lists the default book's moves in the order the
+book gives them; a three-piece position shows each move's WDL and DTZ as the tables say; after a
+review handed over by the play page a position shows its evaluation and a blunder the refutation in
+words; the tree survives a reload; at 390 px everything is stacked with the board in full view.
+Screenshots go to tests/artifacts/. Skips without Chromium or Playwright, and where the shared data
+(../shared/data) is absent."""
 
 from __future__ import annotations
 
@@ -458,7 +458,9 @@ def iter_nodes(game: chess.pgn.Game) -> Iterator[chess.pgn.GameNode]:
         stack.extend(node.variations)
 
 
-def test_a_game_of_an_uploaded_multi_game_file_is_picked_by_its_headers(page: Page, server: str) -> None:
+def test_a_game_of_an_uploaded_multi_game_file_is_picked_by_its_headers(
+    page: Page, server: str
+) -> None:
     path = PGN_FOLDER / "lichess_db_10k.pgn"
     if not path.exists():
         pytest.skip(f"{path} is absent (the shared data)")
