@@ -5,11 +5,11 @@ context menu folds and deletes a variation; a FEN typed in starts a new analysis
 lines appear within a second, deepen, and stop when the position changes or the engine is turned
 off (the server's pool has every engine free again); three lines draw three arrows; space and a
 click on a line's move play the engine's moves; a real PGN's comments, variations, NAGs and
-evaluations come back equal for python-chess after import and export; a game of an uploaded multi-
-game file is picked by its headers; the explorer lists the default book's moves in the order the
-book gives them; a three-piece position shows each move's WDL and DTZ as the tables say; after a
-review handed over by the play page a position shows its evaluation and a blunder the refutation in
-words; the tree survives a reload; at 390 px everything is stacked with the board in full view.
+evaluations come back equal for python-chess after import and export; a game of an uploaded
+multi-game file is picked by its headers; the explorer lists the default book's moves in the order
+the book gives them; a three-piece position shows each move's WDL and DTZ as the tables say; after
+a review handed over by the play page a position shows its evaluation and a blunder the refutation
+in words; the tree survives a reload; at 390 px everything is stacked with the board in full view.
 Screenshots go to tests/artifacts/. Skips without Chromium or Playwright, and where the shared data
 (../shared/data) is absent."""
 
