@@ -4,7 +4,10 @@
 
 import { formatClock } from "./clock.js";
 
-const EVAL_CLAMP_CP = 1000;
+/** lichess's winning chances, `2 / (1 + exp(-k * cp)) - 1`, scale the evaluation bar (as
+ *  ferrochess.analysis.winning_chances scales the review's graph): +1 is about 59% for White,
+ *  +3 about 75%, +5 about 86%. */
+const WIN_SCALE = 0.00368208;
 const LOW_TIME_MS = 20000;
 
 export const capitalised = (word) => word.charAt(0).toUpperCase() + word.slice(1);
@@ -34,15 +37,14 @@ export function formatScore(score) {
   return `${cp >= 0 ? "+" : "-"}${(Math.abs(cp) / 100).toFixed(2)}`;
 }
 
-/** White's share of the evaluation bar in percent (50 for none). */
+/** White's share of the evaluation bar in percent (50 for none): White's winning chances. */
 export function whiteShare(score) {
   if (!score) return 50;
   if (score.mate === 0 && score.mated) return score.mated === "white" ? 0 : 100;
   if (score.mate !== undefined) return score.mate > 0 ? 100 : score.mate < 0 ? 0 : 50;
   if (score.tablebase === "win") return 100;
   if (score.tablebase === "loss") return 0;
-  const cp = Math.max(-EVAL_CLAMP_CP, Math.min(EVAL_CLAMP_CP, score.cp));
-  return 50 + (50 * cp) / EVAL_CLAMP_CP;
+  return 50 + 50 * (2 / (1 + Math.exp(-WIN_SCALE * score.cp)) - 1);
 }
 
 export function formatTime(ms) {
