@@ -33,6 +33,10 @@ export class PgnView {
       const [file] = parts.file.files || [];
       if (file) pgn().importFile(file).then(() => { parts.file.value = ""; });
     });
+    on(parts.games, "keydown", (event) => {
+      const row = event.key === "Enter" && event.target.closest("[data-index]");
+      if (row) pgn().pick(Number(row.dataset.index));
+    });
     on(parts.fen, "keydown", (event) => {
       if (event.key === "Enter") pgn().importFen(parts.fen.value);
     });
@@ -76,14 +80,15 @@ export class PgnView {
         `Pick another game of the ${pgn.games.length}`));
       return;
     }
+    const plies = pgn.games.some((game) => Number.isInteger(game.plies));
     const rows = pgn.games.map((game) => el("tr", { class: "pgn-game", "data-index": game.index,
       "data-testid": "pgn-game", tabindex: "0" },
     ...HEADERS.map((name) => el("td", { "data-header": name }, (game.headers || {})[name] || "?")),
-    el("td", { class: "plies" }, String(game.plies ?? ""))));
+    plies ? el("td", { class: "plies" }, String(game.plies ?? "")) : null));
     games.replaceChildren(
       el("p", {}, `${pgn.games.length} games${pgn.truncated ? " (the first ones only)" : ""}: pick one.`),
       el("div", { class: "pgn-games-scroll" }, el("table", {},
-        el("thead", {}, el("tr", {}, ...HEADERS.map((name) => el("th", {}, name)), el("th", {}, "Plies"))),
+        el("thead", {}, el("tr", {}, ...HEADERS.map((name) => el("th", {}, name)), plies ? el("th", {}, "Plies") : null)),
         el("tbody", {}, ...rows))));
   }
 
