@@ -1,10 +1,13 @@
-"""Guards the notebook board in a real JupyterLab and a real Jupyter Notebook 7: a ``jupyter lab``
+"""Guards the notebook boards in a real JupyterLab and a real Jupyter Notebook 7: a ``jupyter lab``
 server on a free port with a token, a notebook whose one cell is ``play(level=1, book=False)``,
 opened in Debian's Chromium by Playwright, in JupyterLab's interface and (when the ``notebook``
 package is installed) in Notebook 7's. The cell is run, e2 and then e4 are clicked on the
 chessground board, the engine's reply arrives over the widget's comm (a black piece moves), and
 exactly one board is on screen (no second board beside it, as the old glyph grid plus SVG had).
 The widget is screenshotted to tests/artifacts/notebook-widget*.png for a person to look at.
+In JupyterLab, ``analyse(...)``'s analysis board too: the live engine's lines appear, a click on
+the board makes a variation, and the kernel's ``board.game`` holds it (a later cell prints it);
+screenshotted to tests/artifacts/notebook-analysis.png.
 
 Skips with the reason when jupyterlab, anywidget, Playwright, Chromium (or, for Notebook 7, the
 notebook package) is missing.
@@ -42,6 +45,13 @@ ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 NOTEBOOK = "play.ipynb"
 CELL = "from ferrochess.notebook import play\nplay(level=1, book=False)"
 AGAIN = "_  # the widget of the cell above, shown again"
+ANALYSIS_NOTEBOOK = "analysis.ipynb"
+ANALYSIS_CELLS = [
+    "from ferrochess.notebook import analyse\n"
+    "board = analyse('1. e4 e5 2. Nf3 *', engine_on=True, lines=2, max_seconds=30)\nboard",
+    "print(board.game.variations[0].variations[1])  # 1...d5, made on the board",
+]
+ANALYSIS_READY = ".ferrochess-widget .fc-analysis[data-state='ready']"
 SERVER_START_SECONDS = 120
 TIMEOUT_MS = 60_000
 """Generous: JupyterLab, a kernel and an engine share two cores with other work in the tests."""
@@ -137,6 +147,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
     root = home / "notebooks"
     root.mkdir()
     write_notebook(root / NOTEBOOK, [CELL, AGAIN])
+    write_notebook(root / ANALYSIS_NOTEBOOK, ANALYSIS_CELLS)
     quiet_settings(home / "settings")
     port = free_port()
     token = secrets.token_hex(16)
@@ -302,4 +313,43 @@ def test_play_in_jupyterlab_click_e2_e4_and_the_engine_replies(
     run_cell(page, 1)
     page.wait_for_function("() => document.querySelectorAll('cg-board').length === 2")
     page.wait_for_function(f"() => ({PIECES_JS})(1) === {json.dumps(after)}", timeout=TIMEOUT_MS)
+    assert not errors, errors
+
+
+def test_analyse_in_jupyterlab_engine_lines_and_a_variation_reach_the_kernel(
+    page: Page, server: tuple[str, str]
+) -> None:
+    base, token = server
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.extend(widget_error(error)))
+    open_notebook(page, f"{base}/lab/tree/{ANALYSIS_NOTEBOOK}?token={token}")
+    run_cell(page, 0)
+
+    page.wait_for_selector(f"{ANALYSIS_READY}, .ferrochess-widget-error")
+    failure = page.locator(".ferrochess-widget-error")
+    assert not failure.count(), failure.first.inner_text()
+    board = page.locator(ANALYSIS_READY)
+    # The engine was asked on: its two lines come over the comm, for the start position.
+    page.wait_for_function(
+        "() => document.querySelectorAll('.fc-analysis [data-testid=ceval-line]').length === 2"
+    )
+    # After 1.e4, Black's 1...d5 instead of 1...e5: a variation, and the board goes to it.
+    board.locator('.move[data-path="0"]').click()
+    page.wait_for_function("() => document.querySelector('.fc-analysis').dataset.shown === '0'")
+    click_square(page, "d7")
+    click_square(page, "d5")
+    page.wait_for_function("() => document.querySelector('.fc-analysis').dataset.path === '0.1'")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.fc-analysis [data-testid=ceval-line]').length === 2"
+    )
+    page.wait_for_function(ANIMATION_OVER_JS)
+    ARTIFACTS.mkdir(exist_ok=True)
+    board.screenshot(path=str(ARTIFACTS / "notebook-analysis.png"))
+
+    # The kernel has the variation: board.game is the game as it stands on the board.
+    run_cell(page, 1)
+    output = page.locator(".jp-Notebook .jp-CodeCell").nth(1).locator(".jp-OutputArea-output")
+    output.filter(has_text="d5").wait_for()
+    assert "1... d5" in output.inner_text()
     assert not errors, errors
