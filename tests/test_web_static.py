@@ -20,6 +20,10 @@ CHESSGROUND = "../vendor/chessground/chessground.min.js"
 IMPORT = re.compile(r"""^\s*(?:import|export)\b[^;]*?\bfrom\s*(["'])(?P<path>[^"']+)\1""", re.M)
 BARE_IMPORT = re.compile(r"""^\s*import\s*(["'])(?P<path>[^"']+)\1""", re.M)
 DYNAMIC_IMPORT = re.compile(r"\bimport\s*\(")
+SPECIFIER = r"\./[a-z_]+\.js|\.\./play/[a-z_]+\.js"
+"""How a module names another: in its own folder, or the play page's from the analysis board's."""
+MAX_MODULE_LINES = 500
+"""The longest a module of ours may be (lichess's ui/ keeps its files about this size)."""
 # What code that implements a chess rule has to name: castling, en passant, the ways a game
 # ends, attacks and pins, piece movement (offsets, sliding), the move counters of a FEN.
 RULE_WORDS = re.compile(
@@ -28,10 +32,6 @@ RULE_WORDS = re.compile(
     r"|rookfrom|rookto|epsquare|ep_square",
     re.I,
 )
-
-
-def modules() -> list[Path]:
-    return sorted(PLAY.glob("*.js"))
 
 
 def every_module() -> list[Path]:
@@ -59,11 +59,14 @@ def test_chessground_is_vendored_with_its_licence_and_version() -> None:
 
 
 def test_modules_import_only_existing_files_without_cycles() -> None:
+    """A module imports ``./x.js`` from its own folder, ``../play/x.js`` (the analysis board's
+    from the play page's) or chessground: the forms widget.js rewrites; and nothing in a circle."""
     graph: dict[str, set[str]] = {}
-    for path in modules():
+    for path in every_module():
+        name = path.relative_to(STATIC).as_posix()
         source = path.read_text(encoding="utf-8")
         code = code_only(source)
-        assert not DYNAMIC_IMPORT.search(code) or path.name == "widget.js", path.name
+        assert not DYNAMIC_IMPORT.search(code) or path.name == "widget.js", name
         targets: set[str] = set()
         for match in [*IMPORT.finditer(source), *BARE_IMPORT.finditer(source)]:
             if code[match.start("path") - 1] != " ":  # the specifier was blanked: it is a string
@@ -71,10 +74,11 @@ def test_modules_import_only_existing_files_without_cycles() -> None:
             specifier = match.group("path")
             if specifier == CHESSGROUND:
                 continue
-            assert re.fullmatch(r"\./[a-z_]+\.js", specifier), (path.name, specifier)
-            assert (PLAY / specifier[2:]).exists(), (path.name, specifier)
-            targets.add(specifier[2:])
-        graph[path.name] = targets
+            assert re.fullmatch(SPECIFIER, specifier), (name, specifier)
+            target = (path.parent / specifier).resolve().relative_to(STATIC).as_posix()
+            assert (STATIC / target).exists(), (name, specifier)
+            targets.add(target)
+        graph[name] = targets
 
     def visit(name: str, trail: tuple[str, ...]) -> None:
         assert name not in trail, f"import cycle: {' -> '.join((*trail, name))}"
@@ -83,6 +87,15 @@ def test_modules_import_only_existing_files_without_cycles() -> None:
 
     for name in graph:
         visit(name, ())
+    assert any(target.startswith("play/") for target in graph["analysis/ctrl.js"])
+
+
+@pytest.mark.parametrize(
+    "path", every_module(), ids=lambda path: path.relative_to(STATIC).as_posix()
+)
+def test_no_module_is_too_long_to_read(path: Path) -> None:
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_MODULE_LINES, f"{path.name} has {lines} lines: split it into rooms"
 
 
 @pytest.mark.parametrize(
