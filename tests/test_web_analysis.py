@@ -573,11 +573,14 @@ def test_after_a_review_a_position_shows_its_evaluation(
     expected = fools_review["moves"][0]["eval_after"]
     text = review.inner_text()
     assert text.startswith("Review: ") and SCORE.match(text.split()[1].rstrip(",")), text
+    shown = text.split()[1].rstrip(",")
+    assert shown == (f"#{expected['mate']}" if "mate" in expected else f"{expected['cp'] / 100:+.2f}")
     bar = page.locator('#app [data-testid="eval-bar"]')
-    assert bar.get_attribute("data-score") == text.split()[1].rstrip(",")
+    assert bar.get_attribute("data-score") == shown
     if "cp" in expected and expected["cp"] != 0:
         assert bar.get_attribute("aria-valuenow") != "50"
     assert "best line" in text
+    assert fools_review["moves"][1]["best_line"][0] in text  # the line from after 1.f3
     shot(page, "analysis-07-reviewed-position")
 
 

@@ -6,8 +6,9 @@ the review's best move and line in the engine card; "Analyse" (after the game, i
 panel, at a position of the move list) writes the analysis board's handoff (the contract's
 "Handoff from the play page": the game, its headers, its review, the ply) and goes to the board's
 page; where there is no such page (the notebook's mount) no "Analyse" shows. The analysis page is
-stood in for by a stub, so that the handoff it would consume stays readable. Skips without
-Chromium or Playwright."""
+stood in for by a stub, so that the handoff it would consume stays readable, except in the last
+test, which follows the game to the real board: the reviewed game there at the ply chosen, with
+the review's evaluation and its blunder marked. Skips without Chromium or Playwright."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from browser_helpers import (
     review_saved_game,
     saved_game,
     serve,
+    wait_analysis_path,
     wait_state,
 )
 from ferrochess.analysis import winning_chances
@@ -229,3 +231,25 @@ def test_without_an_analysis_page_no_analyse_shows(page: Page, served: Served) -
     assert json.loads(page.evaluate(f"() => localStorage.getItem('{STORAGE_KEY}')"))["game"][
         "moves"
     ] == FOOLS_MATE, "the second mount kept nothing (no storage)"
+
+
+def test_the_reviewed_game_opens_on_the_analysis_board(page: Page, served: Served) -> None:
+    review_saved_game(page, served.url, FOOLS_MATE)
+    moves = page.evaluate(REVIEW_JS)["moves"]
+    page.click(f'{PANEL} .review-move[data-ply="3"]')
+    page.wait_for_selector(f'{PANEL} .review-move.current[data-ply="3"]')
+    page.click(f'{PANEL} [data-action="analyse-review"]')
+    page.wait_for_url(served.url + "analysis")
+    page.wait_for_selector('#app.fc-analysis[data-state="ready"]')
+    wait_analysis_path(page, "0.0.0")  # after 2.g4, the ply chosen in the review
+    sans = page.locator("#app .analysis-tree .move").all_inner_texts()
+    assert [san.split()[0].lstrip("0123456789.") for san in sans][:4] == [
+        move["san"] for move in moves
+    ], sans
+    blunder = page.locator('#app .move[data-path="0.0.0"]')
+    assert blunder.get_attribute("data-judgement") == moves[2]["judgement"] == "blunder"
+    mate = moves[2]["eval_after"]["mate"]
+    review = page.locator('#app [data-testid="review-line"]')
+    review.wait_for()
+    assert review.inner_text().startswith(f"Review: #{mate}")
+    assert page.evaluate(HANDOFF_JS) is None  # the board took the handoff
