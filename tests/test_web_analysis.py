@@ -349,6 +349,35 @@ def test_engine_lines_appear_deepen_and_stop_when_the_position_changes(
     assert page.get_attribute('#app [data-panel="ceval"]', "data-engine") == "off"
 
 
+def test_the_engines_score_is_kept_on_the_move_and_exported_as_its_eval(
+    page: Page, served: Served
+) -> None:
+    open_analysis(page, served.url)
+    page.click('#app [data-testid="explorer-move"][data-uci="d2d4"]')
+    wait_analysis_path(page, "0")
+    page.keyboard.press("x")
+    page.wait_for_function(
+        "() => Number(document.querySelector('#app [data-testid=\"ceval-line\"]')"
+        "?.dataset.depth) >= 8"
+    )
+    page.keyboard.press("x")  # off: the move shows the score the engine left on it
+    page.wait_for_selector('#app [data-panel="ceval"][data-engine="off"]')
+    kept = page.locator('#app [data-testid="review-line"]').inner_text()
+    found = re.fullmatch(r"Evaluation: (\S+) \(depth (\d+)\)", kept.strip())
+    assert found is not None, kept
+    shown, shown_depth = found.group(1), int(found.group(2))
+    exported = exported_game(page).next()
+    assert exported is not None and exported.move == chess.Move.from_uci("d2d4")
+    assert exported.eval_depth() == shown_depth >= 8
+    pawns = exported.eval().white().score() / 100
+    assert shown == f"{pawns:+.2f}" or (pawns == 0 and shown == "0.00"), (shown, pawns)
+    page.keyboard.press("x")
+    page.wait_for_selector('#app [data-panel="ceval"][data-engine="running"]')
+    # The tab goes away with the engine on: the server's search ends with it.
+    page.close()
+    assert wait_engines_free(served) == served.app.extensions["ferrochess_pool"].size
+
+
 def test_three_lines_show_three_arrows(page: Page, served: Served) -> None:
     open_analysis(page, served.url)
     page.select_option('#app [data-role="multipv"]', "3")
@@ -574,7 +603,8 @@ def test_after_a_review_a_position_shows_its_evaluation(
     text = review.inner_text()
     assert text.startswith("Review: ") and SCORE.match(text.split()[1].rstrip(",")), text
     shown = text.split()[1].rstrip(",")
-    assert shown == (f"#{expected['mate']}" if "mate" in expected else f"{expected['cp'] / 100:+.2f}")
+    mate = "mate" in expected
+    assert shown == (f"#{expected['mate']}" if mate else f"{expected['cp'] / 100:+.2f}")
     bar = page.locator('#app [data-testid="eval-bar"]')
     assert bar.get_attribute("data-score") == shown
     if "cp" in expected and expected["cp"] != 0:

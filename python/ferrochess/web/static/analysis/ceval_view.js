@@ -57,7 +57,8 @@ export function renderCeval(parts, ctrl, rootPly) {
 }
 
 /** "Review: +0.40, best line 12. Nf3 Nc6 …" for a node with an evaluation (shown with the engine
- * off). */
+ * off): a review's, or "Evaluation: +0.31 (depth 18)" for one from a PGN's [%eval] or kept from
+ * the live engine. */
 function renderReviewLine(box, node, ply, visible) {
   const show = visible && Boolean(node && node.eval);
   box.hidden = !show;
@@ -65,7 +66,8 @@ function renderReviewLine(box, node, ply, visible) {
     box.replaceChildren();
     return;
   }
-  const parts = [el("span", { class: "label" }, "Review: "), el("strong", { class: "review-eval" }, formatScore(node.eval))];
+  const label = node.line && node.line.length ? "Review: " : "Evaluation: ";
+  const parts = [el("span", { class: "label" }, label), el("strong", { class: "review-eval" }, formatScore(node.eval))];
   if (node.eval.depth) parts.push(el("span", { class: "review-depth" }, ` (depth ${node.eval.depth})`));
   if (node.line && node.line.length) {
     parts.push(", best line ", el("span", { class: "review-pv" }, ...numberedMoves(node.line, ply, "review-move")));

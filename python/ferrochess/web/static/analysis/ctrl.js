@@ -303,7 +303,20 @@ export class AnalysisCtrl {
 
   #cevalChanged() {
     if (!this.view) return;
+    this.#keepEval();
     this.view.renderCeval();
+  }
+
+  /** The live engine's score of the node shown, kept on the node (its PGN [%eval] on export) when
+   *  it is deeper than the engine's score the node holds; a review's (no depth) is left alone. */
+  #keepEval() {
+    const [best] = this.ceval.key === this.targetKey ? this.ceval.linesFor(this.targetKey) : [];
+    if (!best || !best.score || !best.depth || best.score.tablebase) return;
+    const held = this.node.eval;
+    if (held && (!held.depth || held.depth >= best.depth)) return;
+    const score = best.score.mate !== undefined ? { mate: best.score.mate } : { cp: best.score.cp };
+    this.node.eval = { ...score, depth: best.depth };
+    this.treeChanged();
   }
 
   save() {
