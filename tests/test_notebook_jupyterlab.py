@@ -323,10 +323,17 @@ def test_analyse_in_jupyterlab_engine_lines_and_a_variation_reach_the_kernel(
     page.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.extend(widget_error(error)))
-    open_notebook(page, f"{base}/lab/tree/{ANALYSIS_NOTEBOOK}?token={token}")
+    # A workspace of its own, reset: only this notebook is open (the play tests left theirs).
+    workspace = f"{base}/lab/workspaces/analyse/tree/{ANALYSIS_NOTEBOOK}"
+    open_notebook(page, f"{workspace}?reset&token={token}")
     run_cell(page, 0)
 
-    page.wait_for_selector(f"{ANALYSIS_READY}, .ferrochess-widget-error")
+    try:
+        page.wait_for_selector(f"{ANALYSIS_READY}, .ferrochess-widget-error")
+    except playwright_sync.TimeoutError:
+        shot(page, "notebook-analysis-failed")
+        outputs = page.locator(".jp-Notebook .jp-CodeCell").first.locator(".jp-OutputArea")
+        pytest.fail(f"no analysis board; the cell's output: {outputs.inner_text()!r}")
     failure = page.locator(".ferrochess-widget-error")
     assert not failure.count(), failure.first.inner_text()
     board = page.locator(ANALYSIS_READY)
