@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import chess
@@ -62,6 +62,10 @@ class Analysis:
     resources: ExitStack
     stopped: threading.Event
     over: dict[str, Any] | None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    """Held while the engine is stopped and while it is given back: a stop never reaches an
+    engine that another request has borrowed since."""
+    finished: bool = False
 
     def run(self, emit: Emit) -> None:
         """Emit ``{"lines": [...], "depth", "nodes", "nps", "time", "source"}`` after each
@@ -73,7 +77,9 @@ class Analysis:
             if self.engine is not None and self.over is None:
                 reason = self._search(emit)
         finally:
-            self.resources.close()
+            with self.lock:
+                self.finished = True
+                self.resources.close()
         done: dict[str, Any] = {"done": True, "reason": reason,
                                 "time": round(time.monotonic() - started, 3)}  # fmt: skip
         if self.over is not None:
@@ -83,9 +89,12 @@ class Analysis:
     def stop(self) -> None:
         """End the analysis (harmless when it has ended)."""
         self.stopped.set()
-        engine = self.engine
-        if engine is not None:
-            engine.stop()
+        self._stop_engine()
+
+    def _stop_engine(self) -> None:
+        with self.lock:
+            if self.engine is not None and not self.finished:
+                self.engine.stop()
 
     def _search(self, emit: Emit) -> str:
         assert self.engine is not None
@@ -116,7 +125,7 @@ class Analysis:
 
         def cap() -> None:
             capped.set()
-            engine.stop()
+            self._stop_engine()
 
         engine = self.engine
         timer = threading.Timer(self.seconds, cap)
