@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import queue
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,35 +18,11 @@ import pytest
 from ferrochess import Engine
 from ferrochess.notebook import analyse, tree_of
 from ferrochess.widget_comm import ANALYSIS_UI, STATIC
+from widget_helpers import Comm
 
 pytest.importorskip("anywidget", reason="anywidget is not installed (pip install anywidget)")
 
 GAME = '[White "A"]\n\n1. e4 { king pawn } (1. d4 d5) 1... e5 2. Nf3 $1 *\n'
-
-
-class Comm:
-    """Stands in for the widget's comm (as tests/test_notebook_widget.py's does)."""
-
-    def __init__(self, widget: Any) -> None:
-        self.widget = widget
-        self.answers: queue.Queue[dict[str, Any]] = queue.Queue()
-        widget.send = self.answers.put
-        self.next_id = 0
-
-    def send(self, path: str, body: Any) -> str:
-        self.next_id += 1
-        ident = f"a-{self.next_id}"
-        content = {"id": ident, "path": path, "body": body}
-        self.widget._handle_msg(
-            {"content": {"data": {"method": "custom", "content": content}}, "buffers": []}
-        )
-        return ident
-
-    def answer(self, ident: str, timeout: float = 30) -> dict[str, Any]:
-        message = self.answers.get(timeout=timeout)
-        assert message["id"] == ident, message
-        json.dumps(message)
-        return message
 
 
 @pytest.fixture

@@ -22,7 +22,6 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import json
-import queue
 import re
 import shutil
 import subprocess
@@ -41,6 +40,7 @@ from ferrochess.engine import levels
 from ferrochess.notebook import NotebookGame, play
 from ferrochess.notebook_game import _score_text
 from ferrochess.widget_comm import CHESSGROUND_MODULE, STATIC, module_sources, widget_css
+from widget_helpers import Comm
 
 if TYPE_CHECKING:
     from conftest import Searching
@@ -383,41 +383,6 @@ needs_anywidget = pytest.mark.skipif(
 
 IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*\(?\s*)(["'])(\.{1,2}/[^"'\s]+\.js)\2""")
 """The relative imports widget.js rewrites (its SPECIFIER)."""
-
-
-class Comm:
-    """Stands in for the widget's comm: messages in as the front end sends them, answers out."""
-
-    def __init__(self, widget: Any) -> None:
-        self.widget = widget
-        self.answers: queue.Queue[dict[str, Any]] = queue.Queue()
-        widget.send = self.answers.put
-        self.next_id = 0
-
-    def send(self, path: str, body: Any = None) -> str:
-        """Deliver ``{id, path, body}`` as a comm message; the answer comes in a worker thread."""
-        self.next_id += 1
-        ident = f"t-{self.next_id}"
-        content = {"id": ident, "path": path, "body": {} if body is None else body}
-        self.widget._handle_msg(
-            {"content": {"data": {"method": "custom", "content": content}}, "buffers": []}
-        )
-        return ident
-
-    def answer(self, ident: str, timeout: float = 30) -> dict[str, Any]:
-        """The next message (skipping none): it must belong to ``ident``."""
-        message = self.answers.get(timeout=timeout)
-        assert message["id"] == ident, message
-        json.dumps(message)  # what the comm sends must be JSON
-        return message
-
-    def collect(self, count: int, timeout: float = 30) -> dict[str, dict[str, Any]]:
-        """The next ``count`` messages by id, in whatever order they came."""
-        messages = [self.answers.get(timeout=timeout) for _ in range(count)]
-        return {message["id"]: message for message in messages}
-
-    def ask(self, path: str, body: Any = None) -> dict[str, Any]:
-        return self.answer(self.send(path, body))
 
 
 @pytest.fixture

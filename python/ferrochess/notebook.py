@@ -44,21 +44,16 @@ from ferrochess.notebook_game import (
     check_think_time,
     color_of,
 )
-from ferrochess.web.pool import EnginePool
-from ferrochess.web.service import GameService, Settings, check_level
+from ferrochess.web.service import Settings, check_level
 from ferrochess.widget_comm import (
     PLAY_UI,
-    STATIC,
-    WIDGET_ENTRY,
     Message,
-    WidgetBackend,
-    module_sources,
-    widget_css,
 )
 
 try:
     import anywidget
-    import traitlets
+
+    from ferrochess.widget_comm import ServiceWidget
 except ImportError:  # pragma: no cover - tested in a subprocess without anywidget
     anywidget = None  # type: ignore[assignment]
 
@@ -106,7 +101,7 @@ def _require_anywidget() -> None:
 
 if anywidget is not None:
 
-    class PlayWidget(anywidget.AnyWidget):
+    class PlayWidget(ServiceWidget):
         """The play page's board and game as a notebook widget (see the module's docstring).
 
         ``color`` is the human's side in the first game (``"random"`` drawn with ``seed``),
@@ -116,17 +111,9 @@ if anywidget is not None:
         otherwise the widget creates ``Engine(seed=seed)`` and :meth:`close` closes it. Bad
         arguments raise ValueError quoting them. The game lives in the front end (saved in the
         synced ``_storage``, so it survives showing the widget again); the kernel answers its
-        requests.
+        requests. The trait ``options`` holds the first game's settings: ``{color, level, book,
+        fen}``.
         """
-
-        _esm = traitlets.Unicode().tag(sync=True)
-        _css = traitlets.Unicode().tag(sync=True)
-        _modules = traitlets.Dict(value_trait=traitlets.Unicode()).tag(sync=True)
-        _entry = traitlets.Dict(PLAY_UI).tag(sync=True)
-        _client_id = traitlets.Unicode().tag(sync=True)
-        _storage = traitlets.Dict(value_trait=traitlets.Unicode()).tag(sync=True)
-        options = traitlets.Dict().tag(sync=True)
-        """The first game's settings: ``{color, level, book, fen}``."""
 
         def __init__(
             self,
@@ -143,47 +130,13 @@ if anywidget is not None:
             options = _options(color, level, book, fen, seed)
             settings = Settings(max_think_seconds=check_think_time(think_time),
                                 default_level=level)  # fmt: skip
-            client = CLIENT_PREFIX + secrets.token_hex(8)
             super().__init__(
-                _esm=(STATIC / WIDGET_ENTRY).read_text(encoding="utf-8"),
-                _css=widget_css(),
-                _modules=module_sources(),
-                _client_id=client,
+                **self.front_end(PLAY_UI, ("play",)),
+                _client_id=CLIENT_PREFIX + secrets.token_hex(8),
                 options=options,
                 **kwargs,
             )
-            owned = engine is None
-            self.engine = Engine(seed=seed) if engine is None else engine
-            self.pool = EnginePool.lending(self.engine, owned=owned)
-            self.service = GameService(self.pool, settings)
-            # Through a lambda, so the answers go wherever ``send`` points (tests replace it).
-            self.backend = WidgetBackend(
-                self.service, lambda message: self.send(message), client=client
-            )
-            self.on_msg(self._on_message)
-
-        @property
-        def client_id(self) -> str:
-            """This widget's client id: its searches are cancelled by it."""
-            return str(self._client_id)
-
-        def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
-            self.backend.submit(content)
-
-        def close(self) -> None:
-            """Stop the engine's search, close an engine the widget created, and close the
-            widget's comm; idempotent."""
-            backend = getattr(self, "backend", None)
-            if backend is not None and not backend.closed:
-                backend.close()
-                self.pool.close()
-            super().close()
-
-        def __enter__(self) -> PlayWidget:
-            return self
-
-        def __exit__(self, *_exc: object) -> None:
-            self.close()
+            self._serve(engine, seed, settings)
 
 
 if anywidget is not None:

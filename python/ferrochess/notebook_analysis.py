@@ -25,22 +25,15 @@ import chess.pgn
 
 from ferrochess import pgn_tree, rules
 from ferrochess.engine import Engine
-from ferrochess.web.analysis_service import DEFAULT_ANALYSIS_SECONDS, MAX_LINES, AnalysisService
-from ferrochess.web.pool import EnginePool
-from ferrochess.web.service import GameService, Settings
-from ferrochess.widget_comm import (
-    ANALYSIS_FOLDERS,
-    ANALYSIS_UI,
-    STATIC,
-    WIDGET_ENTRY,
-    WidgetBackend,
-    module_sources,
-    widget_css,
-)
+from ferrochess.web.analysis_service import DEFAULT_ANALYSIS_SECONDS, MAX_LINES
+from ferrochess.web.service import Settings
+from ferrochess.widget_comm import ANALYSIS_FOLDERS, ANALYSIS_UI
 
 try:
     import anywidget
     import traitlets
+
+    from ferrochess.widget_comm import ServiceWidget
 except ImportError:  # pragma: no cover - tested in a subprocess without anywidget
     anywidget = None  # type: ignore[assignment]
 
@@ -89,24 +82,17 @@ def _require_anywidget() -> None:
 
 if anywidget is not None:
 
-    class AnalysisWidget(anywidget.AnyWidget):
+    class AnalysisWidget(ServiceWidget):
         """The page's analysis board as a notebook widget (see the module's docstring).
 
         ``source`` is what it opens (:data:`Analysable`); ``engine_on`` starts the live engine
         at once with ``lines`` lines (1 to 5); ``max_seconds`` is the longest the engine
         analyses one position. ``engine`` is used as given and not closed; otherwise the widget
         creates ``Engine(seed=seed)`` and :meth:`close` closes it. The tree lives in the front
-        end and comes back in the trait ``tree``; :attr:`game` reads it.
+        end and comes back in the trait ``tree``; :attr:`game` reads it. The trait ``options``
+        holds the board's first settings: ``{engine, lines}``.
         """
 
-        _esm = traitlets.Unicode().tag(sync=True)
-        _css = traitlets.Unicode().tag(sync=True)
-        _modules = traitlets.Dict(value_trait=traitlets.Unicode()).tag(sync=True)
-        _entry = traitlets.Dict(ANALYSIS_UI).tag(sync=True)
-        _client_id = traitlets.Unicode().tag(sync=True)
-        _storage = traitlets.Dict(value_trait=traitlets.Unicode()).tag(sync=True)
-        options = traitlets.Dict().tag(sync=True)
-        """The board's first settings: ``{engine, lines}``."""
         tree = traitlets.Dict().tag(sync=True)
         """The tree as it stands on the board (:mod:`ferrochess.pgn_tree`'s JSON)."""
 
@@ -126,60 +112,20 @@ if anywidget is not None:
                 raise ValueError(f"lines must be 1 to {MAX_LINES}, not {lines!r}")
             if not isinstance(engine_on, bool):
                 raise ValueError(f"engine_on must be True or False, not {engine_on!r}")
-            client = CLIENT_PREFIX + secrets.token_hex(8)
             super().__init__(
-                _esm=(STATIC / WIDGET_ENTRY).read_text(encoding="utf-8"),
-                _css=widget_css(folders=ANALYSIS_FOLDERS),
-                _modules=module_sources(folders=ANALYSIS_FOLDERS),
-                _client_id=client,
+                **self.front_end(ANALYSIS_UI, ANALYSIS_FOLDERS),
+                _client_id=CLIENT_PREFIX + secrets.token_hex(8),
                 options={"engine": engine_on, "lines": lines},
                 tree=tree,
                 **kwargs,
             )
-            owned = engine is None
-            self.engine = Engine(seed=seed) if engine is None else engine
-            self.pool = EnginePool.lending(self.engine, owned=owned)
-            self.service = GameService(self.pool, Settings())
-            self.analysis = AnalysisService(
-                self.service, book=self.engine.book, syzygy_path=self.engine.syzygy_path,
-                seconds=max_seconds,
-            )  # fmt: skip
-            # Through a lambda, so the answers go wherever ``send`` points (tests replace it).
-            self.backend = WidgetBackend(
-                self.service, lambda message: self.send(message), client=client,
-                analysis=self.analysis,
-            )  # fmt: skip
-            self.on_msg(self._on_message)
-
-        @property
-        def client_id(self) -> str:
-            """This widget's client id: its searches are cancelled by it."""
-            return str(self._client_id)
+            self._serve(engine, seed, Settings(), analysis={"seconds": max_seconds})
 
         @property
         def game(self) -> chess.pgn.Game:
             """The game on the board now, with its variations, comments, NAGs and the engine's
             evaluations where the board has them (a new object at each call)."""
             return pgn_tree.game_from_tree(self.tree)
-
-        def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
-            self.backend.submit(content)
-
-        def close(self) -> None:
-            """Stop the live engine, close an engine the widget created, and close the
-            widget's comm; idempotent."""
-            backend = getattr(self, "backend", None)
-            if backend is not None and not backend.closed:
-                backend.close()
-                self.pool.close()
-                self.analysis.close()
-            super().close()
-
-        def __enter__(self) -> AnalysisWidget:
-            return self
-
-        def __exit__(self, *_exc: object) -> None:
-            self.close()
 
 
 if not TYPE_CHECKING and anywidget is None:

@@ -17,12 +17,21 @@ from pathlib import Path
 from typing import Any
 
 from ferrochess._closing import Closing
+from ferrochess.engine import Engine
 from ferrochess.web.analysis_service import AnalysisService
-from ferrochess.web.service import BadInput, GameService
+from ferrochess.web.pool import EnginePool
+from ferrochess.web.service import BadInput, GameService, Settings
 from ferrochess.web.service import refusal as service_refusal
+
+try:
+    import anywidget
+    import traitlets
+except ImportError:  # pragma: no cover - tested in a subprocess without anywidget
+    anywidget = None  # type: ignore[assignment]
 
 __all__ = [
     "ANALYSIS_UI",
+    "ServiceWidget",
     "PLAY_UI",
     "STATIC",
     "WidgetBackend",
@@ -219,3 +228,81 @@ def refusal(error: Exception) -> Message:
     return {"error": f"the kernel failed: {error}", "field": None, "status": STATUS_FAILED}
 
 
+
+
+if anywidget is not None:
+
+    class ServiceWidget(anywidget.AnyWidget):
+        """What the notebook's widgets share: the page's modules and styles as traits, mounted by
+        ``widget.js`` (the UI the trait ``_entry`` names), a client id, storage that lives in the
+        kernel, and a comm answered by a :class:`WidgetBackend` over the widget's own engine.
+        A subclass calls :meth:`_serve` after ``super().__init__``."""
+
+        _esm = traitlets.Unicode().tag(sync=True)
+        _css = traitlets.Unicode().tag(sync=True)
+        _modules = traitlets.Dict(value_trait=traitlets.Unicode()).tag(sync=True)
+        _entry = traitlets.Dict().tag(sync=True)
+        _client_id = traitlets.Unicode().tag(sync=True)
+        _storage = traitlets.Dict(value_trait=traitlets.Unicode()).tag(sync=True)
+        options = traitlets.Dict().tag(sync=True)
+        """The UI's first settings."""
+
+        @staticmethod
+        def front_end(ui: dict[str, str], folders: tuple[str, ...]) -> dict[str, Any]:
+            """The traits that carry the front end of ``ui`` (modules and styles of ``folders``)."""
+            return {
+                "_esm": (STATIC / WIDGET_ENTRY).read_text(encoding="utf-8"),
+                "_css": widget_css(folders=folders),
+                "_modules": module_sources(folders=folders),
+                "_entry": ui,
+            }
+
+        def _serve(
+            self, engine: Engine | None, seed: int | None, settings: Settings,
+            analysis: dict[str, Any] | None = None,
+        ) -> None:  # fmt: skip
+            """Answer the comm: with ``engine`` (kept open) or a new ``Engine(seed=seed)`` (closed
+            by :meth:`close`), a :class:`GameService` with ``settings`` and, given ``analysis``
+            (:class:`AnalysisService`'s keyword arguments but the engine's book and tables), the
+            analysis board's requests too."""
+            owned = engine is None
+            self.engine = Engine(seed=seed) if engine is None else engine
+            self.pool = EnginePool.lending(self.engine, owned=owned)
+            self.service = GameService(self.pool, settings)
+            self.analysis: AnalysisService | None = None
+            if analysis is not None:
+                self.analysis = AnalysisService(
+                    self.service, book=self.engine.book, syzygy_path=self.engine.syzygy_path,
+                    **analysis,
+                )  # fmt: skip
+            # Through a lambda, so the answers go wherever ``send`` points (tests replace it).
+            self.backend = WidgetBackend(
+                self.service, lambda message: self.send(message), client=self.client_id,
+                analysis=self.analysis,
+            )  # fmt: skip
+            self.on_msg(self._on_message)
+
+        @property
+        def client_id(self) -> str:
+            """This widget's client id: its searches are cancelled by it."""
+            return str(self._client_id)
+
+        def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+            self.backend.submit(content)
+
+        def close(self) -> None:
+            """Stop the engine's search, close an engine the widget created, and close the
+            widget's comm; idempotent."""
+            backend = getattr(self, "backend", None)
+            if backend is not None and not backend.closed:
+                backend.close()
+                self.pool.close()
+                if self.analysis is not None:
+                    self.analysis.close()
+            super().close()
+
+        def __enter__(self) -> Any:
+            return self
+
+        def __exit__(self, *_exc: object) -> None:
+            self.close()
