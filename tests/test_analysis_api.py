@@ -307,3 +307,16 @@ def test_a_pgn_may_be_larger_than_other_requests_but_not_unbounded(app: Flask) -
     limit = app.config["FERROCHESS_MAX_PGN_BYTES"]
     too_big = client.post("/api/import", json={"pgn": "x" * (limit + 1)})
     assert too_big.status_code == 400 and too_big.json["field"] == "body"
+
+
+def test_the_explorer_puts_a_mate_first_and_says_so(syzygy: Path) -> None:
+    tables = create_app({**FAST, "FERROCHESS_SYZYGY_PATH": str(syzygy)})
+    try:
+        answer = tables.test_client().post(
+            "/api/explorer", json={"fen": "7k/8/6K1/8/8/8/8/R7 w - - 0 1"}
+        ).json["tablebase"]
+    finally:
+        tables.extensions["ferrochess_pool"].close()
+    first = answer["moves"][0]
+    assert (first["san"], first["ends"], first["wdl"], first["dtz"]) == ("Ra8#", "checkmate", 2, 0)
+    assert all(move["ends"] is None for move in answer["moves"][1:])

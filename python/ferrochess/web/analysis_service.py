@@ -289,10 +289,11 @@ class AnalysisService:
                 board.pop()
             if found is None:
                 return None  # a table is missing: show nothing rather than half
-            after, after_dtz, mate = found
+            after, after_dtz, ended = found
             moves.append({
                 "uci": move.uci(), "san": san, "wdl": after, "dtz": after_dtz,
-                "verdict": verdict(after), "checkmate": mate, "zeroing": zeroing,
+                "verdict": verdict(after), "checkmate": ended == "checkmate",
+                "ends": ended, "zeroing": zeroing,
             })  # fmt: skip
         moves.sort(key=best_first)
         return {"wdl": wdl, "dtz": dtz, "verdict": verdict(wdl),
@@ -363,18 +364,20 @@ class AnalysisService:
         return {"pgn": pgn_tree.write_pgn(game), "filename": f"analysis-{today:%Y%m%d}.pgn"}
 
 
-def _after_move(tables: Tablebase, board: chess.Board) -> tuple[int, int | None, bool] | None:
-    """WDL and DTZ of the position after a move, from the view of the side that made it, and
-    whether the move mates; None when the tables do not have the position."""
-    if board.is_checkmate():
-        return 2, 0, True
-    if board.is_stalemate() or board.is_insufficient_material():
-        return 0, 0, False
+def _after_move(
+    tables: Tablebase, board: chess.Board
+) -> tuple[int, int | None, str | None] | None:
+    """WDL and DTZ of the position after a move, from the view of the side that made it, and how
+    the move ends the game if it does (:func:`ferrochess.rules.status`'s reason: "checkmate",
+    "stalemate", ...); None when the tables do not have the position."""
+    status = rules.status(board)
+    if status["over"]:
+        return (2 if status["winner"] else 0), 0, status["reason"]
     wdl = tables.get_wdl(board)
     if wdl is None:
         return None
     dtz = tables.get_dtz(board)
-    return -wdl, None if dtz is None else -dtz, False
+    return -wdl, None if dtz is None else -dtz, None
 
 
 def verdict(wdl: int) -> str:

@@ -55,7 +55,7 @@ function tablebaseSection(tablebase, turn) {
     "data-testid": "tablebase-move", "data-uci": move.uci, "data-san": move.san, "data-wdl": move.wdl,
     "data-dtz": move.dtz ?? "", "data-verdict": move.verdict, tabindex: "0", title: `Play ${move.san}` },
   el("td", { class: "san" }, move.san),
-  el("td", { class: "verdict" }, MOVE_VERDICTS[move.verdict] || move.verdict),
+  el("td", { class: "verdict" }, move.ends ? capital(move.ends) : MOVE_VERDICTS[move.verdict] || move.verdict),
   el("td", { class: "wdl" }, `WDL ${signed(move.wdl)}`),
   el("td", { class: "dtz" }, move.dtz === null || move.dtz === undefined ? "" : `DTZ ${signed(move.dtz)}`)));
   return el("section", { class: "explorer-tablebase", "data-testid": "explorer-tablebase",
