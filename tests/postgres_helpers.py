@@ -71,7 +71,9 @@ class PostgresCluster:
 
                 pwd.getpwnam(USER)
             except KeyError:
-                raise ClusterUnavailable(f"running as root, and there is no user {USER!r}") from None
+                raise ClusterUnavailable(
+                    f"running as root, and there is no user {USER!r}"
+                ) from None
             self.as_user = [runuser, "-u", USER, "--"]
         self.directory = Path(tempfile.mkdtemp(prefix="ferrochess-pg-"))
         if self.as_user:
