@@ -98,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_book_commands(commands)
     add_play_command(commands)
+    add_serve_command(commands)
     add_analyse_command(commands)
     commands.add_parser(
         "uci",
@@ -298,6 +299,134 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``serve``: the play page and the games archive under a production WSGI server."""
+    from ferrochess.web.serving import (
+        DEFAULT_RATE_LIMIT,
+        IDLE_THREADS,
+        SHUTDOWN_MARGIN_SECONDS,
+        parse_rate_limit,
+        parse_rate_limit_storage,
+    )
+
+    serve = commands.add_parser(
+        "serve",
+        help="serve the play page for many players (waitress or gunicorn)",
+        description=(
+            "Serve the play page, the analysis board and the games archive under a production "
+            "WSGI server and print its address. Requests are logged on stderr (Apache's combined "
+            "format plus the microseconds taken). SIGTERM or Ctrl-C stops it: running searches "
+            f"get the think cap plus {SHUTDOWN_MARGIN_SECONDS:g} s to answer. See docs/serving.md."
+        ),
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
+    serve.add_argument(
+        "--port", type=_bounded(int, 0, 65535), default=8000, help="port (default: 8000)"
+    )
+    serve.add_argument(
+        "--database", default=None, metavar="PATH|URL",
+        help="the games archive: a SQLite file, a sqlite:/// or postgresql:// URL, or 'none' "
+        "(default: games.sqlite3 in the user's data directory)",
+    )  # fmt: skip
+    serve.add_argument(
+        "--server", choices=("waitress", "gunicorn"), default="waitress",
+        help="waitress (default: one process, any platform) or gunicorn (Linux, several workers)",
+    )  # fmt: skip
+    serve.add_argument(
+        "--workers", type=_bounded(int, 1, 256), default=None, metavar="N",
+        help="gunicorn's worker processes, each with its own engines (default: 1)",
+    )  # fmt: skip
+    serve.add_argument(
+        "--threads", type=_bounded(int, 1, 4096), default=None, metavar="N",
+        help=f"request threads per process (default: 2 x engines + {IDLE_THREADS})",
+    )  # fmt: skip
+    serve.add_argument(
+        "--engines", type=_bounded(int, 1, MAX_PLAY_ENGINES), default=None, metavar="N",
+        help="searches at once per process (default: the CPUs, shared among gunicorn's workers)",
+    )  # fmt: skip
+    serve.add_argument(
+        "--book", default=DEFAULT_BOOK, metavar="BOOK", help="'default' (built in), path or 'none'"
+    )
+    serve.add_argument(
+        "--syzygy-path",
+        default=None,
+        metavar="DIRS",
+        help=f"Syzygy tablebase directories (default: ${SYZYGY_PATH_ENV})",
+    )
+    serve.add_argument(
+        "--think", type=_bounded(float, MIN_THINK_SECONDS, MAX_THINK_SECONDS),
+        default=Settings.max_think_seconds,
+        metavar="SECONDS", help="longest search per move (default: %(default)g)",
+    )  # fmt: skip
+    serve.add_argument(
+        "--analysis-seconds", type=_bounded(float, MIN_THINK_SECONDS, MAX_ANALYSIS_SECONDS),
+        default=DEFAULT_ANALYSIS_SECONDS, metavar="SECONDS",
+        help="longest the analysis board's live engine runs on a position (default: %(default)g)",
+    )  # fmt: skip
+    serve.add_argument(
+        "--proxies", type=_bounded(int, 0, 16), default=0, metavar="N",
+        help="reverse proxies in front that set X-Forwarded-For/-Proto/-Host (default: 0; "
+        "behind one nginx or Caddy: 1)",
+    )  # fmt: skip
+    serve.add_argument(
+        "--rate-limit", type=_checked(parse_rate_limit),
+        default=DEFAULT_RATE_LIMIT, metavar="SPEC",
+        help="engine requests (move, review, analyse, judge, draw) per client address, per "
+        "process, e.g. '60/minute;1000/day', or 'none' (default: %(default)s)",
+    )  # fmt: skip
+    serve.add_argument(
+        "--rate-limit-storage", type=_checked(parse_rate_limit_storage),
+        default="memory://", metavar="URI",
+        help="where the rate limit counts: memory:// (each process its own; the default) or a "
+        "store shared by gunicorn's workers and machines, e.g. redis://localhost:6379",
+    )  # fmt: skip
+
+
+def _checked(read: Callable[[str], object]) -> Callable[[str], object]:
+    """An argparse type: ``read(text)``, whose ValueError is the message argparse shows."""
+
+    def parse(text: str) -> object:
+        try:
+            return read(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return parse
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve under waitress or gunicorn until SIGTERM or Ctrl-C (ferrochess.web.serving)."""
+    from ferrochess.web import serving
+
+    def refuse(why: str) -> int:
+        print(f"{PROG} serve: {why}", file=sys.stderr)
+        return EXIT_USAGE
+
+    if args.server == "gunicorn" and (why := serving.gunicorn_unavailable()) is not None:
+        return refuse(why)
+    if args.server == "waitress" and args.workers not in (None, 1):
+        return refuse("waitress runs one process: --workers needs --server gunicorn")
+    config: dict[str, object] = {
+        "FERROCHESS_BOOK": None if args.book.lower() == "none" else args.book,
+        "FERROCHESS_SYZYGY_PATH": args.syzygy_path,
+        "FERROCHESS_MAX_THINK_SECONDS": args.think,
+        "FERROCHESS_ANALYSIS_SECONDS": args.analysis_seconds,
+        "FERROCHESS_DATABASE": args.database,
+    }
+    if args.engines is not None:
+        config["FERROCHESS_ENGINES"] = args.engines
+    listener = _listen(args.host, args.port)
+    if isinstance(listener, str):
+        return refuse(f"cannot listen on {args.host}:{args.port}: {listener}")
+    options = serving.ServeOptions(
+        config=config, host=args.host, server=args.server, workers=args.workers,
+        threads=args.threads, proxies=args.proxies, rate_limit=args.rate_limit,
+        rate_limit_storage=args.rate_limit_storage, think_seconds=args.think,
+    )  # fmt: skip
+    with listener:
+        return serving.serve(listener, options)
+
+
 def add_book_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``book build`` and ``book show``."""
     book = commands.add_parser(
@@ -416,6 +545,8 @@ def run(args: argparse.Namespace) -> int:
         return run_book(args)
     elif args.command == "play":
         return run_play(args)
+    elif args.command == "serve":
+        return run_serve(args)
     elif args.command == "analyse":
         return run_analyse(args)
     elif args.command == "uci":
