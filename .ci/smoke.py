@@ -111,8 +111,11 @@ def check_package_data(_args: argparse.Namespace) -> str:
         "py.typed",
         "_core.pyi",
         "data/eco_names.tsv",
+        "web/templates/play/base.html",
         "web/templates/play/index.html",
+        "web/templates/play/analysis.html",
         "web/static/play/app.js",
+        "web/static/analysis/app.js",
         "web/static/vendor/chessground/chessground.min.js",
     ]
     for name in wanted:
@@ -228,6 +231,13 @@ def check_play_page(_args: argparse.Namespace) -> str:
             assert status == 200 and content, f"{link}: {status}"
         status, levels = fetch(f"{base}/api/levels")
         assert status == 200 and json.loads(levels)["levels"], levels[:200]
+        status, board_page = fetch(f"{base}/analysis")  # the analysis board and its modules
+        assert status == 200 and b"analysis/page.js" in board_page, status
+        board_links = StaticLinks()
+        board_links.feed(board_page.decode())
+        for link in board_links.links:
+            status, content = fetch(base + link)
+            assert status == 200 and content, f"{link}: {status}"
         status, reply = fetch(f"{base}/api/move", {"moves": ["e2e4"], "level": 1, "book": True})
         move = json.loads(reply)
         after_e4 = chess.Board()
@@ -243,25 +253,30 @@ def check_play_page(_args: argparse.Namespace) -> str:
             raise AssertionError("ferrochess play did not end on SIGTERM") from None
     assert f"127.0.0.1:{port}" in output, output[-2000:]
     return (
-        f"port {port}: GET / 200 and its {len(links.links)} static files 200, /api/levels 200, "
+        f"port {port}: GET / 200 and its {len(links.links)} static files 200, /analysis 200, "
+        f"/api/levels 200, "
         f"POST /api/move after e4 -> {move['move']} ({move['source']}); ended on SIGTERM"
     )
 
 
 @check
 def check_notebook_helpers(_args: argparse.Namespace) -> str:
-    from ferrochess.notebook import NotebookGame, module_sources, widget_css
+    from ferrochess.notebook import NotebookGame
+    from ferrochess.widget_comm import ANALYSIS_FOLDERS, module_sources, widget_css
 
     modules = module_sources()
     assert "play/app.js" in modules and any("chessground" in name for name in modules), modules
     assert ".cg-wrap" in widget_css() or "cg-board" in widget_css(), "chessground's CSS missing"
+    analysis = module_sources(folders=ANALYSIS_FOLDERS)
+    assert "analysis/app.js" in analysis and "analysis/wire.js" in analysis, sorted(analysis)
     game = NotebookGame(level=1, book=True)
     try:
         svg = game.svg()
     finally:
         game.close()
     assert svg.lstrip().startswith("<svg"), svg[:80]
-    return f"{len(modules)} widget modules, widget CSS, NotebookGame.svg()"
+    return (f"{len(modules)} play widget modules, {len(analysis)} analysis widget modules, "
+            "widget CSS, NotebookGame.svg()")  # fmt: skip
 
 
 if __name__ == "__main__":
