@@ -29,6 +29,11 @@
     page stops it first.
 ``FERROCHESS_MAX_PGN_BYTES``
     Largest PGN (or tree) the analysis board may import or export, in bytes (default 4 MiB).
+``FERROCHESS_DATABASE``
+    The games archive (:mod:`ferrochess.web.archive`): a SQLite file's path, a database URL
+    (``sqlite:///...``, ``postgresql://...``), ``"default"`` for the file in the user's data
+    directory (what ``ferrochess play`` and ``serve`` use), or None (the default here: no archive;
+    the archive's routes answer 404).
 
 The defaults of these service settings are :class:`~ferrochess.web.service.Settings`'s.
 ``MAX_CONTENT_LENGTH``
@@ -51,6 +56,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from ferrochess._core import DEFAULT_BOOK, DEFAULT_HASH_MB
 from ferrochess.tablebase import SYZYGY_PATH_ENV
 from ferrochess.web.analysis_service import DEFAULT_ANALYSIS_SECONDS, AnalysisService
+from ferrochess.web.archive import Archive
 from ferrochess.web.pool import EnginePool
 from ferrochess.web.service import GameService, Settings
 
@@ -72,13 +78,14 @@ DEFAULTS: dict[str, Any] = {
     "FERROCHESS_DRAW_NODES": _SETTINGS.draw_nodes,
     "FERROCHESS_ANALYSIS_SECONDS": DEFAULT_ANALYSIS_SECONDS,
     "FERROCHESS_MAX_PGN_BYTES": 4 * 1024 * 1024,
+    "FERROCHESS_DATABASE": None,
     "MAX_CONTENT_LENGTH": 64 * 1024,
 }
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Create the play app: the page at ``/``, the analysis board at ``/analysis``, the JSON API
-    under ``/api``, one engine pool."""
+    under ``/api``, one engine pool, and with a database the games archive (``/games``)."""
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS)
     if test_config is not None:
@@ -112,9 +119,22 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         seconds=float(config["FERROCHESS_ANALYSIS_SECONDS"]),
     )
 
+    database = config["FERROCHESS_DATABASE"]
+    if database is not None and str(database).lower() != "none":
+        app.extensions["ferrochess_archive"] = Archive.open(
+            None if database == "default" else database
+        )
+
+    @app.context_processor
+    def archive_flag() -> dict[str, bool]:
+        """Whether the pages have an archive to send finished games to (``data-archive``)."""
+        return {"has_archive": "ferrochess_archive" in app.extensions}
+
+    from ferrochess.web import games as games_pages
     from ferrochess.web import play
 
     app.register_blueprint(play.bp)
+    app.register_blueprint(games_pages.bp)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:

@@ -1,6 +1,8 @@
 // The analysis page (/analysis): mounts the analysis board into #app over HTTP, keeps the tree in
 // localStorage, starts from ?fen= when the address names one, and cancels this tab's search when
-// the page goes away (reload, close, navigation).
+// the page goes away (reload, close, navigation). A stored game's page (/game/<id>, #app's
+// data-game) opens the archive's game with its review, and keeps what is made on it under a key of
+// its own, so the board's own analysis is left as it was.
 
 import { httpTransport } from "../play/api.js";
 import { mountAnalysis, newClientId } from "./app.js";
@@ -26,12 +28,28 @@ if (fen) {
   window.history.replaceState(null, "", window.location.pathname + (rest ? `?${rest}` : "") + window.location.hash);
 }
 
-const controller = mountAnalysis(root, {
-  transport,
-  storage,
-  clientId,
-  options: { keyboard: "document", fen: fen || undefined },
-});
+const options = { keyboard: "document", fen: fen || undefined };
+const gameId = root.dataset.game;
+if (gameId) {
+  options.storageKey = `ferrochess.analysis.game.${gameId}`;
+  options.handoffKey = "ferrochess.analysis.no-handoff"; // a stored game is not replaced by one
+  let kept = null;
+  try {
+    kept = storage ? storage.getItem(options.storageKey) : null;
+  } catch {
+    kept = null;
+  }
+  if (!kept) {
+    try {
+      const record = await transport.request(`api/games/${encodeURIComponent(gameId)}`);
+      options.tree = record.tree;
+    } catch (error) {
+      root.dataset.error = error.message;
+    }
+  }
+}
+
+const controller = mountAnalysis(root, { transport, storage, clientId, options });
 
 window.addEventListener("pagehide", () => controller.cancel());
 window.ferrochessAnalysis = controller;
