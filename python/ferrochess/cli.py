@@ -324,9 +324,9 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "--port", type=_bounded(int, 0, 65535), default=8000, help="port (default: 8000)"
     )
     serve.add_argument(
-        "--database", default=None, metavar="PATH|URL",
-        help="the games archive: a SQLite file, a sqlite:/// or postgresql:// URL, or 'none' "
-        "(default: games.sqlite3 in the user's data directory)",
+        "--database", default="default", metavar="PATH|URL",
+        help="the games archive: a SQLite file, a sqlite:/// or postgresql:// URL, 'none' (no "
+        "archive) or 'default' (games.sqlite3 in the user's data directory; the default)",
     )  # fmt: skip
     serve.add_argument(
         "--server", choices=("waitress", "gunicorn"), default="waitress",
@@ -423,8 +423,13 @@ def run_serve(args: argparse.Namespace) -> int:
         threads=args.threads, proxies=args.proxies, rate_limit=args.rate_limit,
         rate_limit_storage=args.rate_limit_storage, think_seconds=args.think,
     )  # fmt: skip
+    from ferrochess.web.archive import ArchiveError
+
     with listener:
-        return serving.serve(listener, options)
+        try:
+            return serving.serve(listener, options)
+        except ArchiveError as error:  # raised before the address is printed
+            return refuse(f"cannot open the games archive {args.database!r}: {error}")
 
 
 def add_book_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

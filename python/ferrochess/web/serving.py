@@ -197,7 +197,8 @@ def limit_engine_requests(app: Flask, spec: str, storage: str = "memory://") -> 
     @app.errorhandler(RateLimitExceeded)
     def too_many(error: RateLimitExceeded) -> Any:
         current = limiter.current_limit
-        wait = max(1, math.ceil(current.reset_at - time.time())) if current else 1
+        reset = current.window[0] if current else time.time()  # when a request is free again
+        wait = max(1, math.ceil(reset - time.time()))
         response = jsonify(
             error=f"too many requests from your address (at most {error.description}); "
             f"try again in {wait} s",
@@ -447,11 +448,11 @@ def _serve_waitress(listener: socket.socket, options: ServeOptions) -> int:
                 _say(f"stopping now: {running} request(s) cut short")
                 break
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=1)
         close_all(socket_map)
         close_app(app)
+        for signum, handler in previous.items():  # only now: a signal meanwhile changes nothing
+            signal.signal(signum, handler)
     _say("stopped")
     return 0
 
