@@ -1,6 +1,8 @@
 """Shared fixtures: the repository root, the shared data directory and its Syzygy tables (skipped
 when absent); ``searching``, which tells when an engine's search is under way; no test sees a
-FERROCHESS_SYZYGY_PATH from the environment unless it sets one itself. Every test that uses
+FERROCHESS_SYZYGY_PATH from the environment unless it sets one itself, and none writes the games
+archive into the user's data directory (XDG_DATA_HOME points into the test's temporary files).
+Every test that uses
 Playwright's ``page`` is marked ``browser`` (pyproject.toml registers the markers; ``make
 test-fast`` leaves out the browser, notebook and games tests)."""
 
@@ -89,3 +91,18 @@ def searching(monkeypatch: pytest.MonkeyPatch) -> Searching:
 
     monkeypatch.setattr(Engine, "play", observed)
     return watch
+
+
+@pytest.fixture(scope="session")
+def data_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data directory of the tests' own, where a ``ferrochess play`` started by a test keeps
+    its games archive (the default file would be the user's)."""
+    return tmp_path_factory.mktemp("data-home")
+
+
+@pytest.fixture(autouse=True)
+def no_archive_in_the_users_data(monkeypatch: pytest.MonkeyPatch, data_home: Path) -> None:
+    """The default games archive of anything a test runs (``Archive.open(None)``, ``ferrochess
+    play`` in a subprocess) is under the tests' own data directory, never the user's."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(data_home))
+    monkeypatch.setenv("LOCALAPPDATA", str(data_home))
