@@ -49,10 +49,13 @@ class Server:
         self.lines: list[str] = []
         self.heard = threading.Condition()
         threading.Thread(target=self._gather, daemon=True).start()
-        assert self.process.stdout is not None
-        first = self._first_line()
-        found = re.match(r"ferrochess serve: (http://127\.0\.0\.1:(\d+)/) ", first)
-        assert found, (first, self.process.poll(), self.stderr())
+        try:
+            first = self._first_line()
+            found = re.match(r"ferrochess serve: (http://127\.0\.0\.1:(\d+)/) ", first)
+            assert found, (first, self.process.poll(), self.stderr())
+        except BaseException:
+            self.close()
+            raise
         self.url, self.port = found.group(1), int(found.group(2))
         self.stdout = first
 
@@ -261,6 +264,7 @@ def test_sigterm_ends_the_live_analysis_at_once(database: str) -> None:
             headers={"Content-Type": "application/json"},
         )
         with urllib.request.urlopen(call, timeout=60) as stream:
+            assert stream.headers["X-Accel-Buffering"] == "no"  # nginx passes each line on
             assert json.loads(stream.readline())  # the search is under way
             signalled = time.monotonic()
             server.process.send_signal(signal.SIGTERM)

@@ -30,7 +30,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from types import FrameType
 from typing import Any
@@ -68,6 +68,9 @@ WAITRESS_CONNECTION_LIMIT = 500
 """Open connections waitress keeps (its default, 100, is a few dozen browsers with keep-alive)."""
 LOOP_SECONDS = 0.5
 ACCESS_LOGGER = "ferrochess.access"
+STREAMED_TYPE = "application/x-ndjson"
+"""The streams' type (reviews, the live analysis): told ``X-Accel-Buffering: no`` so that nginx
+passes each line on at once, whatever its proxy_buffering."""
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
@@ -85,8 +88,6 @@ class ServeOptions:
     rate_limit: str | None = DEFAULT_RATE_LIMIT
     rate_limit_storage: str = "memory://"
     think_seconds: float = 3.0
-    out: Any = field(default=None, repr=False)
-    """Where the address is printed (default: sys.stdout)."""
 
 
 def thread_count(engines: int) -> int:
@@ -228,7 +229,8 @@ class AccessLog:
     """WSGI middleware: one line per request in Apache's combined log format plus ``%D`` (the
     duration in microseconds), logged on the ``ferrochess.access`` logger when the response
     iterable is closed, with the bytes of the body sent. While ``stopping`` is set, an open-ended
-    stream (OPEN_ENDED_PATHS) ends before its next chunk."""
+    stream (OPEN_ENDED_PATHS) ends before its next chunk. NDJSON streams get
+    ``X-Accel-Buffering: no``."""
 
     def __init__(self, app: Any, stopping: threading.Event | None = None) -> None:
         self.app = app
@@ -240,6 +242,9 @@ class AccessLog:
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             record.status = status.split(" ", 1)[0]
+            if any(name.lower() == "content-type" and value.startswith(STREAMED_TYPE)
+                   for name, value in headers):  # fmt: skip
+                headers = [*headers, ("X-Accel-Buffering", "no")]  # nginx: pass each line on
             write = start_response(status, headers, exc_info)
 
             def counted_write(data: bytes) -> Any:
@@ -382,7 +387,7 @@ def _announce(options: ServeOptions, port: int, how: str) -> None:
     host = f"[{options.host}]" if ":" in options.host else options.host
     print(
         f"{PROG}: http://{host}:{port}/ ({how}; SIGTERM or Ctrl-C to stop)",
-        file=options.out or sys.stdout, flush=True,
+        flush=True,
     )  # fmt: skip
 
 
