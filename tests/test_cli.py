@@ -5,6 +5,7 @@ says what is wrong with an address it cannot listen on (a busy port, a bad host)
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import signal
@@ -12,6 +13,7 @@ import socket
 import subprocess
 import sys
 import urllib.request
+from pathlib import Path
 
 import chess
 import ferrochess
@@ -112,8 +114,18 @@ def test_play_refuses_a_busy_port_before_printing_its_address() -> None:
     assert_usage_error(process, f"cannot listen on 127.0.0.1:{port}", "--port")
 
 
-def test_play_prints_the_port_it_was_given() -> None:
-    """``--port 0`` lets the system choose: the printed address has that port, and it answers."""
+def test_play_names_a_games_archive_it_cannot_open() -> None:
+    with socket.socket() as closed:  # a port nothing listens on once this socket is closed
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    url = f"postgresql://nobody@127.0.0.1:{port}/games"
+    process = run("play", "--port", "0", "--database", url)
+    assert_usage_error(process, "cannot open the games archive")
+
+
+def test_play_prints_the_port_it_was_given(data_home: Path) -> None:
+    """``--port 0`` lets the system choose: the printed address has that port, and it answers;
+    the games archive is the default file in the (tests') data directory."""
     process = subprocess.Popen(
         [sys.executable, "-m", "ferrochess", "play", "--port", "0", "--engines", "1"],
         stdout=subprocess.PIPE,
@@ -129,6 +141,9 @@ def test_play_prints_the_port_it_was_given() -> None:
         assert 0 < port < 65536
         with urllib.request.urlopen(url + "api/levels", timeout=30) as response:
             assert response.status == 200 and b'"levels"' in response.read()
+        with urllib.request.urlopen(url + "healthz", timeout=30) as response:
+            assert json.loads(response.read()) == {"ok": True, "database": "ok"}
+        assert (data_home / "ferrochess" / "games.sqlite3").is_file()
     finally:
         process.send_signal(signal.SIGINT)
         try:

@@ -206,6 +206,11 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
         metavar="SECONDS", help="longest search per move (default: %(default)g)",
     )  # fmt: skip
     play.add_argument(
+        "--database", default="default", metavar="PATH|URL",
+        help="the games archive: a SQLite file, a database URL, 'default' (a file in your data "
+        "directory) or 'none' (default: %(default)s)",
+    )
+    play.add_argument(
         "--analysis-seconds", type=_bounded(float, MIN_THINK_SECONDS, MAX_ANALYSIS_SECONDS),
         default=DEFAULT_ANALYSIS_SECONDS, metavar="SECONDS",
         help="longest the analysis board's live engine runs on a position (default: %(default)g)",
@@ -278,6 +283,7 @@ def run_play(args: argparse.Namespace) -> int:
         "FERROCHESS_SYZYGY_PATH": args.syzygy_path,
         "FERROCHESS_MAX_THINK_SECONDS": args.think,
         "FERROCHESS_ANALYSIS_SECONDS": args.analysis_seconds,
+        "FERROCHESS_DATABASE": args.database,
     }
     if args.engines is not None:
         config["FERROCHESS_ENGINES"] = args.engines
@@ -285,9 +291,16 @@ def run_play(args: argparse.Namespace) -> int:
     if isinstance(listener, str):
         print(f"{PROG} play: cannot listen on {args.host}:{args.port}: {listener}", file=sys.stderr)
         return EXIT_USAGE
+    from ferrochess.web.archive import ArchiveError
+
     with listener:
         port = listener.getsockname()[1]  # the system's choice for --port 0
-        app = create_app(config)
+        try:
+            app = create_app(config)
+        except ArchiveError as error:  # before the address is printed
+            print(f"{PROG} play: cannot open the games archive {args.database!r}: {error}",
+                  file=sys.stderr)  # fmt: skip
+            return EXIT_USAGE
         # werkzeug's threaded server (what app.run starts) on the socket already listening.
         server = make_server(args.host, port, app, threaded=True, fd=listener.fileno())
     host = f"[{args.host}]" if ":" in args.host else args.host
