@@ -129,7 +129,8 @@ export class CevalCtrl {
         { signal: controller.signal });
     } catch (error) {
       if (generation !== this.generation || (error && error.name === "AbortError")) return;
-      if (error && error.status === 503 && retries > 0) {
+      // Busy (503) or over this client's rate (429): wait as long as the server says, then again.
+      if (error && (error.status === 503 || error.status === 429) && retries > 0) {
         this.error = `${describeError(error)} Trying again…`;
         this.onChange();
         const seconds = error.retryAfter || DEFAULT_RETRY_SECONDS;

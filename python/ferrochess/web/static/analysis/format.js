@@ -117,7 +117,8 @@ export const DONE_WORDS = Object.freeze({
 export function describeError(error) {
   const status = error && error.status;
   if (status === 503) return "Every engine is busy; try again in a moment.";
-  if (error && error.kind === "network") return "Cannot reach the server: is ferrochess play still running?";
+  if (status === 429) return "Too many engine requests from here for now; trying again shortly.";
+  if (error && error.kind === "network") return "Cannot reach the server: is it still running?";
   const words = String((error && error.message) || error || "something went wrong");
   return `${words[0].toUpperCase()}${words.slice(1)}${/[.!?]$/.test(words) ? "" : "."}`;
 }
