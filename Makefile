@@ -25,9 +25,9 @@ FUZZ_SECONDS ?= 30
 # Debian packages some tests use: gnuchess-book (a Polyglot book to check the reader against),
 # polyglot (its make-book is the reference of the book builder), stockfish (the defender in the
 # tablebase endgame games), chromium (the browser of the play-page and notebook-widget tests),
-# scid-data (the ECO lines the opening names are checked against) and nodejs (runs the widget's
-# module loader).
-TEST_DEB_PACKAGES := gnuchess-book polyglot stockfish chromium scid-data nodejs
+# scid-data (the ECO lines the opening names are checked against), nodejs (runs the widget's
+# module loader) and postgresql (a throwaway server for the games archive's tests).
+TEST_DEB_PACKAGES := gnuchess-book polyglot stockfish chromium scid-data nodejs postgresql
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
