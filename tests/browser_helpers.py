@@ -437,3 +437,40 @@ def wait_analysis_path(page: Page, path: str) -> None:
 def analysis_path(page: Page) -> str:
     """The path of the node the analysis board shows."""
     return str(page.get_attribute("#app", "data-path"))
+
+
+# --- the games archive (/games, /game/<id>; the play page's static/play/archive.js) ------------
+
+ARCHIVE_STATUS = "#app .archive-status"
+"""Where the play page says where the finished game stands in the server's games archive."""
+ARCHIVE_OUTBOX_KEY = "ferrochess.archive.outbox"
+"""The play page's outbox: finished games (and reviews) not stored by the server yet."""
+ARCHIVE_STORED_KEY = "ferrochess.archive.stored"
+"""The games the play page has seen stored (or refused), by the game's client id."""
+
+
+@contextmanager
+def serve_archive(database: Path, config: Mapping[str, Any] = FAST) -> Iterator[Served]:
+    """:func:`serve` with a games archive in the SQLite file ``database``."""
+    with serve({**config, "FERROCHESS_DATABASE": str(database)}) as served:
+        try:
+            yield served
+        finally:
+            served.app.extensions["ferrochess_archive"].close()
+
+
+def archived_games(served: Served) -> list[dict[str, Any]]:
+    """Every game the served app's archive holds, newest first, each in full (its moves, clocks
+    and review too: ``Archive.get_game``)."""
+    archive = served.app.extensions["ferrochess_archive"]
+    games, total = archive.list_games(per_page=100)
+    assert total == len(games)
+    return [archive.get_game(game["id"]) for game in games]
+
+
+def wait_archive_state(page: Page, archive_state: str, timeout_ms: float = TIMEOUT_MS) -> str:
+    """Until the play page says the game is ``archive_state`` in the archive (saving, waiting,
+    saved, refused); returns what it says."""
+    selector = f'{ARCHIVE_STATUS}[data-archive-state="{archive_state}"]'
+    page.wait_for_selector(selector, state="visible", timeout=timeout_ms)
+    return page.inner_text(selector)

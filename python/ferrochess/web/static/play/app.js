@@ -14,6 +14,10 @@
 //       analysisUrl,                    // the analysis board's page ("Analyse" buttons); none
 //                                      // (the notebook): the buttons are hidden
 //       navigate,                       // how to go there (default window.location.assign)
+//       archive,                        // the server's games list (its URL) where it keeps
+//                                      // finished games (archive.js sends them there, through
+//                                      // an outbox in `storage`); none (the notebook): nothing is
+//                                      // sent and nothing about an archive shows
 //     },
 //   });
 //   controller.ready     // Promise: the piece images decoded and the first position drawn
@@ -53,7 +57,8 @@ export function mountPlay(root, { transport, storage = null, clientId = newClien
   const store = { storage, key: options.storageKey || "ferrochess.play.game", syncTabs };
   const analysis = { url: typeof options.analysisUrl === "string" ? options.analysisUrl : null,
     navigate: options.navigate || ((url) => window.location.assign(url)) };
-  const ctrl = new PlayCtrl({ root, ui, transport, clientId, sounds, store, analysis });
+  const archive = typeof options.archive === "string" && options.archive ? options.archive : null;
+  const ctrl = new PlayCtrl({ root, ui, transport, clientId, sounds, store, analysis, archive });
   const { game, board, review } = ctrl;
   const unbindKeys = bindKeys(options.keyboard === "document" ? document : root, ctrl);
   ctrl.startTicking();

@@ -1,9 +1,9 @@
-// The game as the client keeps it (start FEN, UCI moves, how it ended off the board, the clocks)
-// and its state machine. The server is the only judge of legality and of how the game ends: every
+// The game as the client keeps it (start FEN, UCI moves, how it ended off the board, the clocks,
+// its archive record) and its state machine, whose states and transitions are one table,
+// game_states.js. The server is the only judge of legality and of how the game ends: every
 // position drawn is a State the server sent; this module decides only whose turn it is to act.
-//
-// The states and every transition between them are one table, game_states.js.
 
+import { newGameRecord, readGameRecord } from "./archive.js";
 import { Clock } from "./clock.js";
 import { FROM_ANY_STATE, TRANSITIONS } from "./game_states.js";
 
@@ -32,9 +32,7 @@ export class PlayGame {
    *   "message", "clock" after each change
    */
   constructor({ transport, clientId, onChange = () => {} }) {
-    this.transport = transport;
-    this.clientId = clientId;
-    this.onChange = onChange;
+    Object.assign(this, { transport, clientId, onChange });
     this.phase = "loading";
     this.epoch = 0; // bumped whenever the game changes: answers for an older game are dropped
     this.fen = START_FEN;
@@ -45,6 +43,7 @@ export class PlayGame {
     this.book = true;
     this.timeControl = null; // {initial, increment} ms, or null
     this.clock = null;
+    this.record = newGameRecord(); // the archive's id of the game, when it began and ended (archive.js)
     this.state = null; // the server's State of the game
     this.reply = null; // the engine's last Move reply (score, pv, depth... or a book move)
     this.message = null; // {text, kind: "info"|"error", action?: {label, run}}
@@ -89,14 +88,15 @@ export class PlayGame {
       book: this.book,
       timeControl: this.timeControl,
       clock: this.clock ? this.clock.toJSON() : null,
+      record: { ...this.record },
     };
   }
 
   /** Takes a saved game's fields (checked for shape only: the server judges the game). */
   restore(saved) {
     if (!saved || typeof saved !== "object") return false;
-    if (typeof saved.fen !== "string" || !Array.isArray(saved.moves)) return false;
-    if (!saved.moves.every((move) => typeof move === "string")) return false;
+    if (typeof saved.fen !== "string" || !Array.isArray(saved.moves)
+      || !saved.moves.every((move) => typeof move === "string")) return false;
     if (saved.human !== "white" && saved.human !== "black") return false;
     this.fen = saved.fen;
     this.moves = saved.moves.slice();
@@ -105,11 +105,10 @@ export class PlayGame {
     if (Number.isInteger(saved.level)) this.level = saved.level;
     this.book = saved.book !== false;
     const control = saved.timeControl;
-    this.timeControl =
-      control && Number.isFinite(control.initial) && Number.isFinite(control.increment)
-        ? { initial: control.initial, increment: control.increment }
-        : null;
+    this.timeControl = control && Number.isFinite(control.initial) && Number.isFinite(control.increment)
+      ? { initial: control.initial, increment: control.increment } : null;
     this.clock = this.timeControl ? Clock.fromJSON(saved.clock) || new Clock(this.timeControl) : null;
+    this.record = readGameRecord(saved.record);
     return true;
   }
 
@@ -126,6 +125,7 @@ export class PlayGame {
     this.book = book;
     this.timeControl = timeControl;
     this.clock = timeControl ? new Clock(timeControl) : null;
+    this.record = newGameRecord();
     this.reply = null;
     return this.load();
   }

@@ -34,6 +34,8 @@ export function buildLayout(root, uid) {
 
   const banner = el("div", { class: "game-over", role: "status", hidden: true });
   const message = el("p", { class: "message", role: "status", "aria-live": "polite", hidden: true });
+  // Where the finished game stands in the server's games archive (only where there is one).
+  const archive = el("p", { class: "archive-status", role: "status", "aria-live": "polite", hidden: true });
   const moves = el("ol", { class: "moves", "aria-label": "Moves" });
   const nav = {
     first: button("first", "«", { "aria-label": "First position", title: "First position (Home)" }),
@@ -141,7 +143,7 @@ export function buildLayout(root, uid) {
     el("p", {}, "This game continues in another tab."), takeOver);
 
   const table = el("section", { class: "card table", "aria-label": "Game" },
-    banner,
+    banner, archive,
     el("div", { class: "moves-head" }, el("h2", {}, "Moves"),
       el("div", { class: "nav" }, nav.first, nav.previous, nav.next, nav.last)),
     moves, el("div", { class: "moves-links" }, backToLive, analysePosition), inGame, afterGame, message);
@@ -161,7 +163,7 @@ export function buildLayout(root, uid) {
   if (!root.hasAttribute("tabindex")) root.tabIndex = 0;
 
   return {
-    top, bottom, boardArea, board: boardElement, evalBar, evalFill, opening, banner, message, moves, nav,
+    top, bottom, boardArea, board: boardElement, evalBar, evalFill, opening, banner, archive, message, moves, nav,
     backToLive, analysePosition, buttons, inGame, afterGame, review, engineToggle, muteToggle,
     engine: { body: engineBody, hiddenNote, summary, stats, searchStats, score, depth, nodes, time: timeStat,
       line, pv },

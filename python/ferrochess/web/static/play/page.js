@@ -1,6 +1,7 @@
 // The play page: mounts the play UI into #app over HTTP, keeps the game in localStorage, and
 // cancels this tab's search when the page goes away (reload, close, navigation). "Analyse" opens
-// the analysis board, `analysis` beside the page's root.
+// the analysis board, `analysis` beside the page's root. Where the server keeps a games archive
+// (#app's `data-archive`, the list's URL), finished games are sent there (archive.js).
 
 import { httpTransport } from "./api.js";
 import { mountPlay, newClientId } from "./app.js";
@@ -22,7 +23,8 @@ const controller = mountPlay(root, {
   transport,
   storage,
   clientId,
-  options: { keyboard: "document", analysisUrl: new URL("analysis", base).href },
+  options: { keyboard: "document", analysisUrl: new URL("analysis", base).href,
+    archive: root.dataset.archive || null },
 });
 
 window.addEventListener("pagehide", () => controller.cancel());

@@ -1,16 +1,18 @@
 // The play UI's controller (lichess's ui/analyse ctrl.ts): it owns the state around the game and
 // every module that acts on it: the board (board.js), the game and its machine (game.js), the
-// review (review.js), the store (persist.js). It hears the game's changes and the user's actions,
-// changes its state, and tells the view (play_view.js) and the settings form (settings.js) what to
-// draw; it draws nothing itself.
+// review (review.js), the store (persist.js), the games archive's outbox (archive.js, where the
+// page has an archive). It hears the game's changes and the user's actions, changes its state, and
+// tells the view (play_view.js) and the settings form (settings.js) what to draw.
 //
 // Its state: the levels the server lists, the ply shown while stepping through the game (null: the
 // live position), the user's show-engine choice for this game (null: the level's default), the
 // board's orientation, the evaluation bar's score (kept across book moves), the plies the sounds
 // were played for, and the game another tab took (while this one is stale). The review is kept
 // with the game (saved and restored beside it); "Analyse" hands the game to the analysis board
-// (handoff.js) where the host has one (`analysis.url`: the page's, none in the notebook).
+// (handoff.js) where the host has one (`analysis.url`: the page's, none in the notebook). A
+// finished game and its review go to the archive, kept by archive.js until they are stored.
 
+import { ArchiveOutbox, finishedGame } from "./archive.js";
 import { createBoard } from "./board.js";
 import { PlayGame, START_FEN, describeError, other } from "./game.js";
 import { openAnalysis, pgnRequest } from "./handoff.js";
@@ -34,21 +36,14 @@ export class PlayCtrl {
    * @param {object} options.store persist.js's options: storage, key, syncTabs
    * @param {{url: string|null, navigate: (url: string) => void}} [options.analysis] the analysis
    *   board's URL (null: none, the buttons hidden) and how to go there
+   * @param {string|null} [options.archive] the games archive's list (its URL), or null: none
    */
-  constructor({ root, ui, transport, clientId, sounds, store, analysis = { url: null, navigate: null } }) {
-    this.transport = transport;
-    this.analysis = analysis;
-    this.clientId = clientId;
-    this.sounds = sounds;
-    this.levels = [];
-    this.viewPly = null;
-    this.showEngine = null;
-    this.orientation = "white";
-    this.piecesReady = false;
-    this.soundedPlies = null; // null before the first position
-    this.lastScore = null;
-    this.staleSaved = null;
-    this.destroyed = false;
+  constructor({ root, ui, transport, clientId, sounds, store, analysis = { url: null, navigate: null },
+    archive = null }) {
+    Object.assign(this, { transport, analysis, archiveUrl: archive, clientId, sounds });
+    // The state (soundedPlies: null before the first position).
+    Object.assign(this, { levels: [], viewPly: null, showEngine: null, orientation: "white", piecesReady: false,
+      soundedPlies: null, lastScore: null, staleSaved: null, destroyed: false });
     this.board = createBoard(ui.board, { onMove: (uci) => this.boardMove(uci) });
     this.game = new PlayGame({ transport, clientId, onChange: (what) => this.changed(what) });
     const game = this.game;
@@ -65,6 +60,8 @@ export class PlayCtrl {
     this.view = new PlayView(root, ui, this);
     this.form = new SettingsForm(ui, this);
     this.store = new GameStore({ ...store, owner: clientId, onOtherTab: (saved) => this.#otherTab(saved) });
+    this.archive = archive ? new ArchiveOutbox({ transport, storage: store.storage,
+      onChange: (id) => id === this.game.record.id && this.view.renderArchive() }) : null;
     this.ticker = null;
   }
 
@@ -89,9 +86,11 @@ export class PlayCtrl {
       this.showEngine = null; // on after the game
     }
     if (phase === "stale") this.view.renderStale();
+    if (phase === "over" && this.archive) this.archive.submit(finishedGame(this.game));
     this.previousPhase = phase;
     this.view.renderState();
     this.view.renderBanner();
+    this.view.renderArchive();
     this.view.renderEngineDisplay();
     if (phase !== "learning" && phase !== "reviewing" && phase !== "reviewed") this.view.renderBoard();
   }
@@ -120,6 +119,7 @@ export class PlayCtrl {
   /** The review's machine moved to `state`: the game's machine follows. */
   reviewChanged(state) {
     const game = this.game;
+    if (state === "reviewed" && this.archive) this.archive.addReview(game.record.id, this.review.review);
     for (const event of FOLLOW_REVIEW[state] || []) {
       if (game.can(event) && !["load", "superseded"].includes(event) && game.phase !== "loading") {
         game.fire(event);
@@ -268,13 +268,8 @@ export class PlayCtrl {
     this.#beforeNewGame();
     const human = other(game.human);
     this.orientation = human;
-    const started = game.start({
-      fen: game.fen,
-      human,
-      level: game.level,
-      book: game.book,
-      timeControl: game.timeControl,
-    });
+    const started = game.start({ fen: game.fen, human, level: game.level, book: game.book,
+      timeControl: game.timeControl });
     this.form.show(game);
     return started;
   }
@@ -397,6 +392,7 @@ export class PlayCtrl {
     this.destroyed = true;
     clearInterval(this.ticker);
     this.store.close();
+    if (this.archive) this.archive.destroy();
     this.review.cancel();
     this.game.epoch += 1;
     this.board.destroy();

@@ -2,6 +2,7 @@
 // onto the board (the board itself is board.js's), and hands each click to the controller. The
 // drawing functions are panels.js's; nothing here decides anything about the game.
 
+import { WAITING_WORDS } from "./archive.js";
 import { describeError } from "./game.js";
 import {
   bannerWords,
@@ -133,6 +134,28 @@ export class PlayView {
     if (words.who) parts.push(el("span", { class: "who" }, words.who));
     ui.banner.replaceChildren(...parts);
     ui.banner.dataset.termination = state.status.termination || "";
+  }
+
+  /** Where the finished game stands in the server's games archive (archive.js's statusOf): on
+   * its way, waiting to be sent again, saved (with links to its page and to the list), refused. */
+  renderArchive() {
+    const box = this.ui.archive;
+    const { game, archive, archiveUrl } = this.ctrl;
+    const over = ["over", "reviewing", "reviewed", "learning"].includes(game.phase);
+    const status = archive && over ? archive.statusOf(game.record.id) : null;
+    box.hidden = !status;
+    box.replaceChildren();
+    if (!status) return;
+    box.dataset.archiveState = status.state;
+    box.title = status.state === "waiting" && status.why ? `Last try: ${status.why}` : "";
+    if (status.state === "saving") box.append("Saving the game to the games archive…");
+    else if (status.state === "waiting") box.append(WAITING_WORDS);
+    else if (status.state === "refused") box.append(`Not saved to the games archive: ${status.why}.`);
+    if (status.state !== "saved") return;
+    box.append("Saved to the games archive: ",
+      el("a", { href: status.url, "data-testid": "archive-game" }, "the game's page"), " · ",
+      el("a", { href: archiveUrl, "data-testid": "archive-list" }, "all games"));
+    if (status.why) box.append(el("span", { class: "archive-review" }, ` Its review was not kept: ${status.why}.`));
   }
 
   renderMessage() {
