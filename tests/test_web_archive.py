@@ -212,6 +212,31 @@ def test_a_game_never_stored_goes_on_the_next_page_load(page: Page, served: Serv
     assert page.evaluate(f"() => localStorage.getItem('{ARCHIVE_OUTBOX_KEY}')") == "[]"
 
 
+def test_a_review_made_while_the_server_cannot_be_reached_follows_the_game(
+    page: Page, served: Served
+) -> None:
+    down = [True]
+    page.route(
+        "**/api/games**",
+        lambda route: route.abort("connectionrefused") if down[0] else route.continue_(),
+    )
+    play_the_ladder(page, served.url)
+    assert wait_archive_state(page, "waiting", 5_000).startswith(WAITING)
+    page.click('#app [data-action="review"]')
+    page.wait_for_selector(f'{REVIEW_PANEL}[data-review-state="reviewed"]')
+    review = page.evaluate("() => window.ferrochessPlay.review.review")
+    outbox = json.loads(page.evaluate(f"() => localStorage.getItem('{ARCHIVE_OUTBOX_KEY}')"))
+    assert [entry["review"] for entry in outbox] == [review], "the review waits with the game"
+    down[0] = False
+    page.click(f'{ARCHIVE_STATUS} [data-action="archive-retry"]')
+    wait_archive_state(page, "saved")
+    [game] = archived_games(served)
+    [(_body, status)] = served.wait_answered(f"/api/games/{game['id']}/review", 10)
+    assert status == 201
+    page.wait_for_function(f"() => localStorage.getItem('{ARCHIVE_OUTBOX_KEY}') === '[]'")
+    assert archived_games(served)[0]["review"] == review
+
+
 def test_a_conflict_is_final_and_says_why(page: Page, served: Served) -> None:
     asked: list[str] = []
 

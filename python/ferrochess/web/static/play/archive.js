@@ -106,11 +106,7 @@ export class ArchiveOutbox {
     this.destroyed = false;
     this.onOnline = () => this.flush();
     if (typeof window !== "undefined") window.addEventListener("online", this.onOnline);
-    // What an earlier page left unsent is tried again now, whatever wait it was given.
-    if (this.#outbox().some((entry) => entry.next > 0)) {
-      this.#update((outbox) => outbox.forEach((entry) => { entry.next = 0; }));
-    }
-    this.flush();
+    this.retryNow(); // what an earlier page left unsent goes now
   }
 
   /** Sends the finished game `body` (submission()'s) unless it is waiting or was stored. */
@@ -155,6 +151,14 @@ export class ArchiveOutbox {
     if (!stored) return null;
     if (stored.refused) return { state: "refused", why: stored.refused };
     return { state: "saved", url: stored.url, why: stored.reviewRefused || null };
+  }
+
+  /** "Try again now": every game waiting is sent now, whatever wait it was given. */
+  retryNow() {
+    if (this.#outbox().some((entry) => entry.next > 0)) {
+      this.#update((outbox) => outbox.forEach((entry) => { entry.next = 0; }));
+    }
+    return this.flush();
   }
 
   /** Sends what is due in the outbox, one request at a time; schedules the next try. */

@@ -149,7 +149,11 @@ export class PlayView {
     box.dataset.archiveState = status.state;
     box.title = status.state === "waiting" && status.why ? `Last try: ${status.why}` : "";
     if (status.state === "saving") box.append("Saving the game to the games archive…");
-    else if (status.state === "waiting") box.append(WAITING_WORDS);
+    else if (status.state === "waiting") {
+      const now = el("button", { type: "button", "data-action": "archive-retry" }, "Try again now");
+      now.addEventListener("click", () => archive.retryNow());
+      box.append(WAITING_WORDS, " ", now);
+    }
     else if (status.state === "refused") box.append(`Not saved to the games archive: ${status.why}.`);
     if (status.state !== "saved") return;
     box.append("Saved to the games archive: ",
