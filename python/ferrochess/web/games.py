@@ -41,6 +41,7 @@ from flask import (
 
 from ferrochess import pgn_tree
 from ferrochess.web.archive import (
+    MAX_REVIEW_BYTES,
     Archive,
     ArchiveConflict,
     ArchiveMissing,
@@ -56,6 +57,8 @@ RETRY_AFTER_SECONDS = 5
 PER_PAGE = 20
 """Games per page of the list."""
 RESULTS = ("1-0", "0-1", "1/2-1/2")
+REVIEW_ENVELOPE_BYTES = 1024
+"""Room for ``{"review": ...}`` and the JSON's spacing around a review of the largest size."""
 
 
 def archive() -> Archive:
@@ -102,7 +105,10 @@ def submit() -> Any:
 
 @bp.post("/api/games/<ident>/review")
 def submit_review(ident: str) -> Any:
-    """Keep a game's review (api/review's answer), once: a second one is not stored."""
+    """Keep a game's review (api/review's answer), once: a second one is not stored. A review is
+    larger than the API's other bodies (about 350 bytes a ply): it may be up to the archive's
+    own limit."""
+    request.max_content_length = MAX_REVIEW_BYTES + REVIEW_ENVELOPE_BYTES
     data = payload()
     review = data.get("review")
     if not isinstance(review, dict):
