@@ -20,12 +20,7 @@ import pytest
 from ferrochess.web import create_app
 from flask import Flask
 from flask.testing import FlaskClient
-from postgres_helpers import (  # noqa: F401 - the fixture is used by name
-    ClusterUnavailable,
-    fresh_database,
-    postgres_server_fixture,
-    start_cluster,
-)
+from postgres_helpers import ClusterUnavailable, fresh_database, start_cluster
 
 FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
 
