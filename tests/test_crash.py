@@ -52,6 +52,7 @@ from typing import Any
 
 import chess
 import pytest
+from ferrochess import rules
 from ferrochess.web.archive import Archive, read_submission
 from ferrochess.web.serving import gunicorn_unavailable
 from postgres_helpers import fresh_database, postgres_server_fixture  # noqa: F401
@@ -101,12 +102,12 @@ def scholars_mate(rng: random.Random) -> list[str]:
 def random_then_over(rng: random.Random) -> tuple[list[str], dict[str, Any] | None]:
     """A few random legal moves, then a resignation or a draw agreed (unless the moves ended it)."""
     board = chess.Board()
-    for _ in range(rng.randint(0, 16)):
-        if board.is_game_over():
+    for _ in range(rng.randint(1, 16)):
+        if rules.outcome(board) is not None:  # mate, or a draw (a threefold repetition ends it)
             break
         board.push(rng.choice(list(board.legal_moves)))
     moves = [move.uci() for move in board.move_stack]
-    if board.is_game_over(claim_draw=False):
+    if rules.outcome(board) is not None:
         return moves, None
     if rng.random() < 0.2:
         return moves, {"by": "agreement"}
@@ -120,7 +121,8 @@ def expected_result(moves: list[str], end: dict[str, Any] | None) -> str:
         board = chess.Board()
         for uci in moves:
             board.push_uci(uci)
-        return board.result(claim_draw=False)
+        ended = board.outcome(claim_draw=False)
+        return ended.result() if ended is not None else "1/2-1/2"  # a repetition: drawn
     if end["by"] == "agreement":
         return "1/2-1/2"
     return "0-1" if end["color"] == "white" else "1-0"
