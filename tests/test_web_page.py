@@ -316,3 +316,27 @@ def test_screenshots_of_the_page_on_a_desktop_and_a_phone(page: Page, server: st
         assert path.stat().st_size > 10_000
         if docs:
             page.screenshot(path=str(DOCS / f"play-{name}.png"), full_page=name == "phone")
+
+
+@pytest.mark.parametrize(("status", "words"), [(503, "Every engine is busy"),
+                                               (429, "Too many engine requests")])  # fmt: skip
+def test_a_busy_or_rate_limited_server_is_waited_for(play: Page, status: int, words: str) -> None:
+    """The first api/move is refused (503: every engine busy; 429: this address over the rate
+    limit) with Retry-After: 1; the page says so, waits, asks again, and the engine replies."""
+    refused: list[int] = []
+
+    def refuse_once(route: Any) -> None:
+        if refused:
+            route.continue_()
+            return
+        refused.append(status)
+        route.fulfill(status=status, headers={"Retry-After": "1"}, content_type="application/json",
+                      body='{"error": "not now", "field": null}')  # fmt: skip
+
+    play.route("**/api/move", refuse_once)
+    click_move(play, "e2", "e4")
+    play.wait_for_function(
+        "(words) => document.querySelector('#app').innerText.includes(words)", arg=words
+    )
+    wait_moves(play, 2)
+    assert refused == [status]

@@ -15,9 +15,10 @@ export const other = (color) => (color === "white" ? "black" : "white");
 /** What went wrong, in words for a person. */
 export function describeError(error) {
   if (error && (error.kind === "network" || error.status === 0)) {
-    return "Cannot reach the server. Is ferrochess play still running?";
+    return "Cannot reach the server. Is it still running?";
   }
   if (error && error.status === 503) return "Every engine is busy; try again in a moment.";
+  if (error && error.status === 429) return "Too many engine requests from here; wait a moment.";
   return (error && error.message) || String(error);
 }
 
@@ -204,9 +205,11 @@ export class PlayGame {
         reply = await this.transport.request("api/move", body);
       } catch (error) {
         if (epoch !== this.epoch) return; // the game changed (a cancelled search ends here too)
-        if (error.status === 503 && attempt < BUSY_RETRIES) {
+        // Busy (503) or over this address's rate (429): wait as the server says, then again.
+        if ((error.status === 503 || error.status === 429) && attempt < BUSY_RETRIES) {
           const wait = error.retryAfter ?? 1;
-          this.say(`Every engine is busy; trying again in ${wait} s.`, "info");
+          const why = error.status === 503 ? "Every engine is busy" : "Too many engine requests";
+          this.say(`${why}; trying again in ${wait} s.`, "info");
           await sleep(wait);
           if (epoch !== this.epoch) return;
           continue;

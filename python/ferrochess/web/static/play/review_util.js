@@ -97,9 +97,8 @@ export function describeError(error) {
   const message = String((error && (error.message || error.error)) || error || "");
   if (status === 409) return "The search was cancelled; try again.";
   if (status === 503) return "Every engine is busy; try again in a moment.";
-  if (error && error.kind === "network") {
-    return "Cannot reach the server: is ferrochess play still running?";
-  }
+  if (status === 429) return "Too many engine requests from here; try again in a minute.";
+  if (error && error.kind === "network") return "Cannot reach the server: is it still running?";
   const words = message || "something went wrong";
   return `${words[0].toUpperCase()}${words.slice(1)}${/[.!?]$/.test(words) ? "" : "."}`;
 }
