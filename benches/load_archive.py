@@ -9,7 +9,9 @@ cannot run here), X being a new SQLite file in a temporary directory, or a new d
 throwaway PostgreSQL server started as the tests start theirs (tests/postgres_helpers.py: Debian's
 `postgresql`, a Unix socket, `fsync=off`) or on the server of `--postgresql-url`. PostgreSQL that
 cannot start is "not measured" with the reason. Then `--clients` threads (8) each play games as
-the page does, each with its own kept-alive connection: `POST /api/state` on the empty board, then
+the page does, each game on a kept-alive connection of its own (`--connection per-client`: one
+connection for all of a client's games; gunicorn's workers then keep the connections they happened
+to accept, which can load one worker with most clients): `POST /api/state` on the empty board, then
 for each of its moves (a random legal one) `POST /api/state` with it and `POST /api/move` for the
 engine's reply (level `--level`, 1; the book on), until the game is over or has `--plies` plies
 (40), when it resigns (`POST /api/state` with `end`); then `POST /api/games` with the finished
@@ -26,7 +28,8 @@ figures measure that wait, not the server).
 
 Every request's latency (sent to answer read) and status are recorded. The report: per database,
 requests/s overall and per endpoint, p50/p95/p99/max latency, the statuses; the games submitted
-and found in the archive afterwards (its total must equal them, its integrity check "ok"). Errors,
+and found in the archive afterwards (its total must equal them, its integrity check "ok"); the
+CPU seconds of each of the server's processes (how the workers shared the work). Errors,
 which make the exit status 1: a 5xx other than 503 with Retry-After, a 503 without it, any other
 unexpected status, a request that failed outright, a traceback in the server's log, a game lost.
 Prints a markdown table; `--write [PATH]` also puts it, with the command and the machine, into
@@ -34,7 +37,8 @@ BENCHMARKS.md (or PATH) between the markers of its section; `--json [PATH]` as t
 
     python benches/load_archive.py [--clients 8] [--seconds 60 | --games N] [--plies 40]
         [--level 1] [--backends sqlite,postgresql] [--server gunicorn] [--workers 2]
-        [--clock-ms 100] [--postgresql-url URL] [--write [PATH]] [--json [PATH]]
+        [--clock-ms 100] [--connection per-game|per-client] [--postgresql-url URL]
+        [--write [PATH]] [--json [PATH]]
 """
 
 from __future__ import annotations
@@ -169,6 +173,9 @@ class Client:
                 elif time.monotonic() >= deadline:
                     return
                 played += 1
+                if self.args.connection == "per-game" and played > 1:
+                    self.connection.close()  # a new player (page) on a new connection
+                    self.connection = self._connect()
                 try:
                     self.play(f"bench-{self.number}-{played}-{self.rng.getrandbits(32):08x}")
                 except Failed:
@@ -303,6 +310,22 @@ class Server:
             time.sleep(0.2)
         raise RuntimeError("serve never answered /healthz 200")
 
+    def cpu_seconds(self) -> list[float]:
+        """The CPU seconds (user + system) each process of the server has used so far, the
+        main process first (Linux's /proc; [] elsewhere): how the work was shared among
+        gunicorn's workers."""
+        found = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            pid, group = int(stat.parent.name), int(fields[2])  # fields[0] is the state
+            if group == self.process.pid:
+                ticks = int(fields[11]) + int(fields[12])  # utime, stime
+                found.append((pid != self.process.pid, pid, ticks / os.sysconf("SC_CLK_TCK")))
+        return [round(seconds, 1) for _, _, seconds in sorted(found)]
+
     def stop(self) -> int:
         """SIGTERM, the exit status (killed after 60 s)."""
         try:
@@ -411,6 +434,7 @@ def run_backend(backend: str, args: argparse.Namespace, server_kind: str) -> dic
             for thread in threads:
                 thread.join()
             wall = time.perf_counter() - started
+            cpu = server.cpu_seconds()
         finally:
             status = server.stop()
         text = log.read_text(encoding="utf-8", errors="replace")
@@ -437,6 +461,7 @@ def run_backend(backend: str, args: argparse.Namespace, server_kind: str) -> dic
         "command": " ".join(shlex.quote(part) for part in server.command),
         "wall_s": round(wall, 1),
         "load_before": None if load is None else round(load, 2),
+        "cpu_seconds": cpu,
         "games_stored": len(tally.stored),
         "games_in_archive": total,
         "mean_plies": round(sum(plies) / len(plies), 1) if plies else 0,
@@ -489,9 +514,20 @@ def markdown(result: dict[str, Any]) -> str:
             f"{found['games_stored']:,} games played and stored (mean {found['mean_plies']} "
             f"plies), {found['games_in_archive']:,} in the archive afterwards, integrity check "
             f"{', '.join(found['integrity'])}; {found['busy_503_retried']} answers 503 with "
-            f"Retry-After (waited out); {verdict}."
+            f"Retry-After (waited out); CPU seconds {cpu_text(found['cpu_seconds'])}; {verdict}."
         )
     return "\n".join(lines + [""] + notes)
+
+
+def cpu_text(seconds: list[float]) -> str:
+    if not seconds:
+        return "not known"
+    if len(seconds) == 1:
+        return f"{seconds[0]:g}"
+    return (
+        f"{seconds[0]:g} in the main process, {' + '.join(f'{s:g}' for s in seconds[1:])} in "
+        "the workers"
+    )
 
 
 def machine() -> str:
@@ -593,6 +629,13 @@ def main() -> int:
     parser.add_argument("--server", choices=("gunicorn", "waitress"), default="gunicorn")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn's workers (default 2)")
     parser.add_argument(
+        "--connection",
+        choices=("per-game", "per-client"),
+        default="per-game",
+        help="a client opens a new kept-alive connection for each game (default) or keeps one "
+        "for all its games",
+    )
+    parser.add_argument(
         "--clock-ms",
         type=int,
         default=100,
@@ -661,7 +704,7 @@ def main() -> int:
     command = (
         f"python benches/load_archive.py --clients {args.clients} {length} --plies {args.plies} "
         f"--level {args.level} --backends {','.join(backends)} --server {args.server} "
-        f"--workers {args.workers} --clock-ms {args.clock_ms}"
+        f"--workers {args.workers} --clock-ms {args.clock_ms} --connection {args.connection}"
     )
     if emit_json(args.json, result):
         print(markdown(result))
