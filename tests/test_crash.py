@@ -27,7 +27,7 @@ Then the server is started once more on the same database, and:
   ``PRAGMA integrity_check`` and foreign keys, the schema version, no client_id twice), and an
   SQLite file is still in WAL mode.
 
-Design: /work/shared/notes/serving.md section 7. Marked ``games`` (whole games, about 10-20 s per
+Design: /work/shared/notes/serving.md section 7. Marked ``games`` (whole games, 8 to 12 s per
 database), so ``make test-fast`` leaves it out.
 """
 
