@@ -82,9 +82,9 @@ test-rust: ## cargo tests, engine and tools (debug assertions on: the search's i
 test-python: ## pytest (needs `make dev` first)
 	MPLBACKEND=Agg $(PYTHON) -m pytest -q
 
-test-fast: ## under 3 min: Rust unit tests, pytest without browser/notebook/games (after `make dev`)
+test-fast: ## under 3 min: Rust unit tests, pytest without browser/notebook/games/slow (after `make dev`)
 	cargo test --lib
-	MPLBACKEND=Agg $(PYTHON) -m pytest -q -m "not browser and not notebook and not games"
+	MPLBACKEND=Agg $(PYTHON) -m pytest -q -m "not browser and not notebook and not games and not slow"
 
 test-notebooks: ## run every notebook top to bottom (needs `make dev` first)
 	MPLBACKEND=Agg FERROCHESS_SYZYGY_PATH="$${FERROCHESS_SYZYGY_PATH:-$(SHARED_SYZYGY)}" \

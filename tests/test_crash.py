@@ -57,7 +57,7 @@ from ferrochess.web.archive import Archive, read_submission
 from ferrochess.web.serving import gunicorn_unavailable
 from postgres_helpers import fresh_database, postgres_server_fixture  # noqa: F401
 
-pytestmark = pytest.mark.games
+pytestmark = pytest.mark.slow
 
 ROUNDS = 3
 """Rounds of submit-then-SIGKILL per database (after the kill during start-up)."""
