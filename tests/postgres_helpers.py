@@ -1,9 +1,11 @@
 """A throwaway PostgreSQL server for the tests (Debian's ``postgresql`` package; no Docker).
 
 ``PostgresCluster`` makes one in a temporary directory with ``initdb`` and starts it with
-``pg_ctl`` on a Unix socket in that directory only (no TCP), ``fsync=off`` (a crash of the server
-process loses nothing; only the machine's would). As root, PostgreSQL's tools refuse to run, so
-they run as the ``postgres`` user through ``runuser -u postgres --`` (docs: serving.md section 5).
+``pg_ctl`` on a Unix socket in that directory only (no TCP), ``fsync=off`` (a crash of the
+server process loses nothing; only the machine's would), with ICU's en-US collation where the
+server has it (like most servers' own locale, it does not sort text byte by byte). As root,
+PostgreSQL's tools refuse to run, so they run as the ``postgres`` user through
+``runuser -u postgres --`` (docs: serving.md section 5).
 A test module imports the fixture it uses:
 
     from postgres_helpers import postgres_server_fixture  # noqa: F401
@@ -82,11 +84,13 @@ class PostgresCluster:
         self.log = self.directory / "log"
         self.port = free_port()
         self.running = False
+        initdb = ["-D", str(self.data), "-A", "trust", "-U", USER, "--no-sync", "-E", "UTF8"]
         try:
-            self._run(
-                "initdb", "-D", str(self.data), "-A", "trust", "-U", USER, "--no-sync",
-                "-E", "UTF8",
-            )
+            try:  # a collation like most servers', which sorts "a" before "B" (PostgreSQL 15+)
+                self._run("initdb", *initdb, "--locale-provider=icu", "--icu-locale=en-US")
+            except ClusterUnavailable:
+                shutil.rmtree(self.data, ignore_errors=True)
+                self._run("initdb", *initdb)
         except BaseException:
             self.remove()
             raise

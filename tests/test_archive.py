@@ -7,6 +7,7 @@ server."""
 from __future__ import annotations
 
 import io
+import multiprocessing
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -212,6 +213,12 @@ def test_newest_first_ties_broken_by_id(archive: Archive) -> None:
     assert total == 5
     assert [row["id"] for row in rows] == sorted(public_ids, reverse=True)
     assert {row["finished_at"] for row in rows} == {"2024-03-01T06:00:00.000000+00:00"}
+
+
+def test_names_default_to_the_colours(archive: Archive) -> None:
+    public_id, _ = archive.store_game(game("nameless", white=None, black=""))
+    record = archive.get_game(public_id)
+    assert record is not None and (record["white"], record["black"]) == ("White", "Black")
 
 
 def test_finished_at_is_never_in_the_future(archive: Archive) -> None:
@@ -505,6 +512,45 @@ def test_concurrent_writers(archive: Archive, database: str) -> None:
     finally:
         for other in others[1:]:
             other.close()
+
+
+INHERITED: list[Archive] = []
+"""The archive a forked child inherits from its parent (forked, not pickled)."""
+
+
+def backend(archive: Archive) -> int | None:
+    """The PostgreSQL server process of the connection the archive's pool hands out next."""
+    if archive.dialect != "postgresql":
+        return None
+    with archive.engine.connect() as connection:
+        return int(connection.exec_driver_sql("SELECT pg_backend_pid()").scalar_one())
+
+
+def stored_in_a_forked_child(n: int) -> tuple[bool, int | None]:
+    archive = INHERITED[0]
+    return archive.store_game(game(f"child-{n}"))[1], backend(archive)
+
+
+def test_a_forked_process_opens_its_own_connections(archive: Archive) -> None:
+    """A server that forks its workers after opening the archive (gunicorn's preload): each
+    process uses connections of its own, never its parent's."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork here")
+    archive.store_game(game("parent"))  # the parent's pool holds a connection now
+    parent = backend(archive)
+    INHERITED[:] = [archive]
+    try:
+        with multiprocessing.get_context("fork").Pool(2) as pool:
+            # a child on its parent's connection could wait for ever for an answer that went
+            # to another process: a timeout fails the test instead
+            answers = pool.map_async(stored_in_a_forked_child, range(4)).get(timeout=30)
+    finally:
+        INHERITED.clear()
+    assert [created for created, _ in answers] == [True] * 4
+    if parent is not None:
+        assert parent not in {child for _, child in answers}
+    assert backend(archive) == parent  # the parent's connection was left alone
+    assert archive.list_games()[1] == 5 and archive.integrity_check() == ["ok"]
 
 
 # --- an unreachable database ----------------------------------------------------------------------

@@ -58,6 +58,7 @@ import re
 import secrets
 import sqlite3
 import sys
+import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -164,16 +165,25 @@ schema_version = sa.Table(
     sa.Column("version", sa.Integer, nullable=False),
 )
 
+
+
+def ordered_text(length: int) -> sa.types.TypeEngine[str]:
+    """Text that sorts byte by byte on both databases: SQLite's default (BINARY), and
+    PostgreSQL's "C" collation (the database's own, such as en_US, would sort ``a`` before ``B``
+    and skip punctuation), so that the list's order and its keyset paging are the same on both."""
+    return sa.String(length).with_variant(pg_dialect.VARCHAR(length, collation="C"), "postgresql")
+
+
 # Times are UTC ISO-8601 text of one format (``2024-05-01T12:00:00.000000+00:00``), which sorts
-# as time does on both databases.
+# as time does.
 games = sa.Table(
     "games",
     metadata,
-    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("id", ordered_text(32), primary_key=True),
     sa.Column("client_id", sa.String(MAX_CLIENT_LENGTH), nullable=False, unique=True),
     sa.Column("content_hash", sa.String(64), nullable=False),
     sa.Column("created_at", sa.String(40), nullable=False),
-    sa.Column("finished_at", sa.String(40), nullable=False),
+    sa.Column("finished_at", ordered_text(40), nullable=False),
     sa.Column("start_fen", sa.Text, nullable=False),
     sa.Column("moves", sa.Text, nullable=False),  # UCI, space-separated
     sa.Column("plies", sa.Integer, nullable=False),
@@ -194,7 +204,7 @@ games = sa.Table(
 reviews = sa.Table(
     "reviews",
     metadata,
-    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("game_id", ordered_text(32), sa.ForeignKey("games.id"), primary_key=True),
     sa.Column("review_json", sa.Text, nullable=False),
     sa.Column("created_at", sa.String(40), nullable=False),
 )
@@ -307,8 +317,20 @@ def _postgresql_engine(url: sa.URL) -> Engine:
 
 def _fork_safe(engine: Engine) -> None:
     """A pooled connection is never used by another process than the one that opened it (a
-    server that forks its workers after opening the archive): SQLAlchemy's recipe, pooling.rst
-    "Using Connection Pools with Multiprocessing or os.fork()"."""
+    server that forks its workers after opening the archive), as SQLAlchemy's pooling.rst says
+    ("Using Connection Pools with Multiprocessing or os.fork()"): a forked child starts with a
+    pool of its own (``dispose(close=False)``: the parent's connections are left to it, not
+    closed), before anything can use them; and a connection checked out in another process
+    than the one that opened it is dropped (a fork that the first misses)."""
+    if hasattr(os, "register_at_fork"):  # not on Windows, which has no fork
+        weak = weakref.ref(engine)
+
+        def after_fork_in_child() -> None:
+            alive = weak()
+            if alive is not None:
+                alive.dispose(close=False)
+
+        os.register_at_fork(after_in_child=after_fork_in_child)
 
     @event.listens_for(engine, "connect")
     def remember_pid(_dbapi_connection: Any, record: Any) -> None:
@@ -747,8 +769,9 @@ def read_submission(game: Mapping[str, Any]) -> dict[str, Any]:
         )
     human = color_field(data, "human")
     level = check_level(data.get("level"))
-    white = text(data, "white", "White")
-    black = text(data, "black", "Black")
+    names = {side: data[side] for side in ("white", "black") if data.get(side) is not None}
+    white = text(names, "white", "White")
+    black = text(names, "black", "Black")
     control = read_control(data.get("time_control"))
     plies = len(board.move_stack)
     clocks = read_seconds_list(data.get("clocks"), plies, control is not None)
