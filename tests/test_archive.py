@@ -560,10 +560,11 @@ def test_an_unreachable_postgresql_server_is_named() -> None:
     pytest.importorskip("psycopg")
     port = free_port()  # nothing listens there
     with pytest.raises(ArchiveUnavailable) as refused:
-        Archive.open(f"postgresql://postgres@127.0.0.1:{port}/games")
+        Archive.open(f"postgresql://postgres:secret@127.0.0.1:{port}/games")
     message = str(refused.value)
     assert "cannot be reached" in message
     assert f"127.0.0.1:{port}/games" in message
+    assert "secret" not in message
 
 
 def test_a_postgresql_outage_and_recovery() -> None:
@@ -649,6 +650,7 @@ def test_sqlite_locked_past_its_busy_timeout_is_unavailable(
 def test_database_urls(tmp_path: Path) -> None:
     assert database_url("postgresql://u@h/db").drivername == "postgresql+psycopg"
     assert database_url("postgresql+psycopg://u@h/db").drivername == "postgresql+psycopg"
+    assert database_url("postgres://u:secret@h:5433/db").drivername == "postgresql+psycopg"
     assert database_url(tmp_path / "x.db").database == str(tmp_path / "x.db")
     assert database_url("games.sqlite3").drivername == "sqlite"
     for refused in ["mysql://u@h/db", ":memory:", "sqlite://", "postgresql+psycopg2://u@h/db"]:

@@ -263,7 +263,7 @@ def database_url(database: str | os.PathLike[str] | None) -> sa.URL:
         raise ArchiveError(f"not a database URL: {error}") from None
     backend = url.get_backend_name()
     if backend in ("postgresql", "postgres"):
-        if url.get_driver_name() not in ("psycopg", "") and "+" in url.drivername:
+        if url.drivername.partition("+")[2] not in ("", "psycopg"):
             raise ArchiveError(f"PostgreSQL is driven by psycopg 3 here, not {url.drivername!r}")
         return url.set(drivername="postgresql+psycopg")
     if backend == "sqlite":
