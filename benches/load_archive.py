@@ -67,6 +67,7 @@ from pathlib import Path
 from typing import Any
 
 from _common import add_json_option, emit_json
+from ferrochess_tools.processes import first_line
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = REPO_ROOT / "BENCHMARKS.md"
@@ -280,14 +281,7 @@ class Server:
                 text=True,
                 start_new_session=True,
             )
-        result: list[str] = []
-        reader = threading.Thread(
-            target=lambda: result.append(self.process.stdout.readline()),  # type: ignore[union-attr]
-            daemon=True,
-        )
-        reader.start()
-        reader.join(START_SECONDS)
-        first = result[0] if result else ""
+        first = first_line(self.process, START_SECONDS) or ""
         found = re.match(r"ferrochess serve: http://127\.0\.0\.1:(\d+)/ \(([^;]*;[^;]*)", first)
         if not found:
             self.kill()

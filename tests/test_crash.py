@@ -55,6 +55,7 @@ import pytest
 from ferrochess import rules
 from ferrochess.web.archive import Archive, read_submission
 from ferrochess.web.serving import gunicorn_unavailable
+from ferrochess_tools.processes import first_line, served_port
 from postgres_helpers import fresh_database, postgres_server_fixture  # noqa: F401
 
 pytestmark = pytest.mark.slow
@@ -193,17 +194,10 @@ class Server:
                 self.errors.append(line.rstrip("\n"))
 
     def wait_for_address(self) -> None:
-        result: list[str] = []
-        reader = threading.Thread(
-            target=lambda: result.append(self.process.stdout.readline()),  # type: ignore[union-attr]
-            daemon=True,
-        )
-        reader.start()
-        reader.join(START_SECONDS)
-        first = result[0] if result else ""
-        found = re.match(r"ferrochess serve: http://127\.0\.0\.1:(\d+)/ ", first)
-        assert found, f"no address ({self.process.poll()}): {result} {self.stderr()}"
-        self.port = int(found.group(1))
+        first = first_line(self.process, START_SECONDS)
+        port = served_port(first)
+        assert port is not None, f"no address ({self.process.poll()}): {first!r} {self.stderr()}"
+        self.port = port
 
     def stderr(self) -> str:
         time.sleep(0.2)

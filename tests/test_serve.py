@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from ferrochess.web.serving import gunicorn_unavailable
+from ferrochess_tools.processes import first_line
 from positions import START_FEN
 
 START_SECONDS = 60
@@ -60,16 +61,9 @@ class Server:
         self.stdout = first
 
     def _first_line(self) -> str:
-        assert self.process.stdout is not None
-        result: list[str] = []
-        reader = threading.Thread(
-            target=lambda: result.append(self.process.stdout.readline()),  # type: ignore[union-attr]
-            daemon=True,
-        )
-        reader.start()
-        reader.join(START_SECONDS)
-        assert result, f"no address within {START_SECONDS} s: {self.stderr()}"
-        return result[0]
+        line = first_line(self.process, START_SECONDS)
+        assert line is not None, f"no address within {START_SECONDS} s: {self.stderr()}"
+        return line
 
     def _gather(self) -> None:
         assert self.process.stderr is not None

@@ -269,15 +269,8 @@ def _listen(host: str, port: int) -> socket.socket | str:
     return listener
 
 
-def run_play(args: argparse.Namespace) -> int:
-    """Serve the play page until Ctrl-C."""
-    import threading
-    import webbrowser
-
-    from werkzeug.serving import make_server
-
-    from ferrochess.web import create_app
-
+def _app_config(args: argparse.Namespace) -> dict[str, object]:
+    """The app's configuration (``create_app``) from the options ``play`` and ``serve`` share."""
     config: dict[str, object] = {
         "FERROCHESS_BOOK": None if args.book.lower() == "none" else args.book,
         "FERROCHESS_SYZYGY_PATH": args.syzygy_path,
@@ -287,6 +280,19 @@ def run_play(args: argparse.Namespace) -> int:
     }
     if args.engines is not None:
         config["FERROCHESS_ENGINES"] = args.engines
+    return config
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Serve the play page until Ctrl-C."""
+    import threading
+    import webbrowser
+
+    from werkzeug.serving import make_server
+
+    from ferrochess.web import create_app
+
+    config = _app_config(args)
     listener = _listen(args.host, args.port)
     if isinstance(listener, str):
         print(f"{PROG} play: cannot listen on {args.host}:{args.port}: {listener}", file=sys.stderr)
@@ -419,15 +425,7 @@ def run_serve(args: argparse.Namespace) -> int:
         return refuse(why)
     if args.server == "waitress" and args.workers not in (None, 1):
         return refuse("waitress runs one process: --workers needs --server gunicorn")
-    config: dict[str, object] = {
-        "FERROCHESS_BOOK": None if args.book.lower() == "none" else args.book,
-        "FERROCHESS_SYZYGY_PATH": args.syzygy_path,
-        "FERROCHESS_MAX_THINK_SECONDS": args.think,
-        "FERROCHESS_ANALYSIS_SECONDS": args.analysis_seconds,
-        "FERROCHESS_DATABASE": args.database,
-    }
-    if args.engines is not None:
-        config["FERROCHESS_ENGINES"] = args.engines
+    config = _app_config(args)
     listener = _listen(args.host, args.port)
     if isinstance(listener, str):
         return refuse(f"cannot listen on {args.host}:{args.port}: {listener}")
