@@ -3,12 +3,15 @@
 //! one evaluation costs with each, timed along random lines from the bench positions (the
 //! network's accumulators updated move by move, as in the search), and the share of the
 //! search's time that the evaluations take (evaluations per node x time per evaluation / time
-//! per node).
+//! per node); and what one network evaluation costs with each instruction set the processor
+//! has (`ferrochess::nnue::simd`), the widest being the one the search uses.
 
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::Instant;
 
 use ferrochess::bench::{BENCH_POSITIONS, BenchReport};
+use ferrochess::nnue::simd::Isa;
 use ferrochess::nnue::{Accumulators, Evaluation, default_network};
 use ferrochess::position::Position;
 use ferrochess::random::Random;
@@ -95,6 +98,11 @@ fn main() {
             share * 100.0
         );
         rates.push((report.nps(), report.nodes));
+    }
+    for isa in Isa::available() {
+        let network = default_network().as_ref().clone().with_isa(isa);
+        let cost = evaluation_cost(&Evaluation::Network(Arc::new(network)));
+        println!("network evaluation with {isa:?}: {cost:.0} ns");
     }
     println!(
         "network/classic nodes/s: {:.2}",

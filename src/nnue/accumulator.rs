@@ -15,6 +15,7 @@ use shakmaty::{Board, Color, Position as _};
 
 use super::features::{self, Delta, View};
 use super::network::Network;
+use super::simd;
 use crate::position::Position;
 use crate::score::MAX_PLY;
 
@@ -100,13 +101,11 @@ impl Accumulators {
         let hidden = self.hidden;
         let start = (2 * ply + color as usize) * hidden;
         let entry = &mut self.values[start..start + hidden];
-        entry.copy_from_slice(&network.feature_bias);
-        for input in features::active(board, network.architecture().king, color) {
-            add(
-                entry,
-                &network.feature_weights[input * hidden..(input + 1) * hidden],
-            );
-        }
+        let rows: arrayvec::ArrayVec<&[i16], 64> =
+            features::active(board, network.architecture().king, color)
+                .map(|input| &network.feature_weights[input * hidden..(input + 1) * hidden])
+                .collect();
+        simd::update(network.isa(), entry, &network.feature_bias, &rows, &[]);
     }
 
     /// Entry `ply` from entry `ply - 1` and what changed on the board between them, `before`
@@ -131,25 +130,27 @@ impl Accumulators {
             let parent = &below[2 * (ply - 1) * hidden..];
             let offset = color as usize * hidden;
             let entry = &mut above[offset..offset + hidden];
-            entry.copy_from_slice(&parent[offset..offset + hidden]);
-            for &(piece, square) in &delta.removed {
-                let input = view.index(piece, square);
-                subtract(
-                    entry,
-                    &network.feature_weights[input * hidden..(input + 1) * hidden],
-                );
-            }
-            for &(piece, square) in &delta.added {
-                let input = view.index(piece, square);
-                add(
-                    entry,
-                    &network.feature_weights[input * hidden..(input + 1) * hidden],
-                );
-            }
+            let rows = |pieces: &[(shakmaty::Piece, shakmaty::Square)]| {
+                pieces
+                    .iter()
+                    .map(|&(piece, square)| {
+                        let input = view.index(piece, square);
+                        &network.feature_weights[input * hidden..(input + 1) * hidden]
+                    })
+                    .collect::<arrayvec::ArrayVec<&[i16], 4>>()
+            };
+            // One pass: entry = parent + rows added - rows removed.
+            simd::update(
+                network.isa(),
+                entry,
+                &parent[offset..offset + hidden],
+                &rows(&delta.added),
+                &rows(&delta.removed),
+            );
         }
     }
 
-    fn entry(&self, ply: usize, color: Color) -> &[i16] {
+    pub(super) fn entry(&self, ply: usize, color: Color) -> &[i16] {
         let start = (2 * ply + color as usize) * self.hidden;
         &self.values[start..start + self.hidden]
     }
@@ -160,19 +161,5 @@ impl Accumulators {
             .architecture()
             .bucket(board.board().occupied().count());
         network.output(self.entry(ply, turn), self.entry(ply, !turn), bucket)
-    }
-}
-
-#[inline]
-fn add(entry: &mut [i16], row: &[i16]) {
-    for (value, weight) in entry.iter_mut().zip(row) {
-        *value = value.wrapping_add(*weight);
-    }
-}
-
-#[inline]
-fn subtract(entry: &mut [i16], row: &[i16]) {
-    for (value, weight) in entry.iter_mut().zip(row) {
-        *value = value.wrapping_sub(*weight);
     }
 }

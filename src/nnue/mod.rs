@@ -4,6 +4,7 @@
 //! - [`features`]: the 768 inputs (piece, square) seen from each side.
 //! - [`network`]: the file format, loading with its checks, and the integer output layer.
 //! - [`accumulator`]: the hidden layer kept up to date along the search's line.
+//! - [`simd`]: the update and output loops for each instruction set, chosen at run time.
 //!
 //! The engine plays with [`Evaluation::default`], the network compiled into it; the
 //! hand-crafted evaluation ([`crate::eval`]) stays as [`Evaluation::Classic`], for study and
@@ -12,6 +13,7 @@
 pub mod accumulator;
 pub mod features;
 pub mod network;
+pub mod simd;
 #[cfg(test)]
 mod tests;
 

@@ -26,6 +26,7 @@ use crate::error::Error;
 use crate::hash::fnv1a;
 
 use super::features::{INPUTS, KingLayout, View};
+use super::simd::{self, Isa, LANES};
 
 /// The version of the file format this engine writes; it reads this one and version 1 (which
 /// knew only the plain layout).
@@ -91,19 +92,8 @@ pub struct Network {
     output_weights: Vec<i16>,
     output_bias: Vec<i32>,
     hash: u64,
-    /// The processor supports AVX2 (see `hidden_sum_avx2`).
-    avx2: bool,
-}
-
-fn avx2_detected() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    /// The instruction set inference uses: the widest this processor has ([`Isa::detect`]).
+    isa: Isa,
 }
 
 fn read_u32(bytes: &[u8], offset: usize) -> u32 {
@@ -155,9 +145,9 @@ impl Network {
             ));
         }
         let hidden = read_u32(bytes, 12) as usize;
-        if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(BLOCK) {
+        if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(LANES) {
             return Err(format!(
-                "hidden layer of {hidden}: must be a multiple of {BLOCK} up to {MAX_HIDDEN}"
+                "hidden layer of {hidden}: must be a multiple of {LANES} up to {MAX_HIDDEN}"
             ));
         }
         let buckets = read_u32(bytes, 16) as usize;
@@ -229,7 +219,7 @@ impl Network {
             output_weights,
             output_bias,
             hash,
-            avx2: avx2_detected(),
+            isa: Isa::detect(),
         };
         network.check_range()?;
         Ok(network)
@@ -237,7 +227,7 @@ impl Network {
 
     /// The accumulators cannot overflow `i16` with at most 32 active inputs (all in one king
     /// bucket's 768), and for the squared
-    /// activation `QA` times an output weight fits 16 bits (see `squared_clipped_dot`).
+    /// activation `QA` times an output weight fits 16 bits (see [`simd::dot`]).
     fn check_range(&self) -> Result<(), String> {
         let hidden = self.architecture.hidden;
         if self.architecture.activation == Activation::SquaredClippedRelu {
@@ -335,7 +325,7 @@ impl Network {
             output_weights,
             output_bias,
             hash: 0,
-            avx2: false,
+            isa: Isa::Portable,
         };
         // One path for every check: through the bytes.
         Network::from_bytes(&network.to_bytes())
@@ -365,6 +355,21 @@ impl Network {
         format!("nn-{:012x}", self.hash >> 16)
     }
 
+    /// The instruction set inference uses.
+    pub fn isa(&self) -> Isa {
+        self.isa
+    }
+
+    /// The same network, its inference done with `isa`, which this processor must support.
+    pub fn with_isa(mut self, isa: Isa) -> Network {
+        assert!(
+            Isa::available().contains(&isa),
+            "{isa:?} is not supported here"
+        );
+        self.isa = isa;
+        self
+    }
+
     /// The output for the accumulators of the side to move (`us`) and the other side (`them`),
     /// in centipawns for the side to move, in output bucket `bucket`.
     #[inline]
@@ -373,85 +378,31 @@ impl Network {
         let hidden = a.hidden;
         let weights = &self.output_weights[bucket * 2 * hidden..(bucket + 1) * 2 * hidden];
         let (ours, theirs) = weights.split_at(hidden);
-        #[cfg(target_arch = "x86_64")]
-        let sum = if self.avx2 {
-            // SAFETY: `avx2` is set only when the processor was found to support AVX2.
-            unsafe { hidden_sum_avx2(a, us, ours, them, theirs) }
-        } else {
-            hidden_sum(a, us, ours, them, theirs)
+        let qa = a.qa as i16;
+        // The output layer's sum over both halves of the hidden layer, in units of `QA x QB`.
+        let sum = match a.activation {
+            Activation::ClippedRelu => {
+                let dot = |values, weights| {
+                    simd::dot(self.isa, simd::Activation::Clipped, values, weights, qa)
+                };
+                dot(us, ours) + dot(them, theirs)
+            }
+            Activation::SquaredClippedRelu => {
+                let dot = |values, weights| {
+                    simd::dot(
+                        self.isa,
+                        simd::Activation::SquaredClipped,
+                        values,
+                        weights,
+                        qa,
+                    )
+                };
+                (dot(us, ours) + dot(them, theirs)) / i64::from(a.qa)
+            }
         };
-        #[cfg(not(target_arch = "x86_64"))]
-        let sum = hidden_sum(a, us, ours, them, theirs);
         let output = sum + i64::from(self.output_bias[bucket]);
         (output * i64::from(a.scale) / i64::from(a.qa * a.qb)) as i32
     }
-}
-
-/// The output layer's sum over both halves of the hidden layer, in units of `QA x QB`.
-#[inline(always)]
-fn hidden_sum(a: &Architecture, us: &[i16], ours: &[i16], them: &[i16], theirs: &[i16]) -> i64 {
-    match a.activation {
-        Activation::ClippedRelu => clipped_dot(us, ours, a.qa) + clipped_dot(them, theirs, a.qa),
-        Activation::SquaredClippedRelu => {
-            (squared_clipped_dot(us, ours, a.qa) + squared_clipped_dot(them, theirs, a.qa))
-                / i64::from(a.qa)
-        }
-    }
-}
-
-/// [`hidden_sum`] compiled for AVX2 (the same code; the compiler vectorises it with 256-bit
-/// registers and a native 32-bit multiply, about 1.5 times as fast as the SSE2 every x86-64 has,
-/// measured with `cargo bench --bench search_bench`). Wheels are built for plain x86-64, so the
-/// engine picks this at run time.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn hidden_sum_avx2(
-    a: &Architecture,
-    us: &[i16],
-    ours: &[i16],
-    them: &[i16],
-    theirs: &[i16],
-) -> i64 {
-    hidden_sum(a, us, ours, them, theirs)
-}
-
-/// Values summed in one `i32` before the total moves to `i64`: 32 terms of at most
-/// 1024 x 32767 (the largest `QA` times the largest weight) stay below 2^31.
-const BLOCK: usize = 32;
-
-/// `sum(term(value, weight))` over the two slices, each block of [`BLOCK`] terms summed in `i32`
-/// (a loop the compiler vectorises: `vpmulld` with AVX2) and the blocks in `i64`.
-#[inline(always)]
-fn block_sum(values: &[i16], weights: &[i16], term: impl Fn(i16, i16) -> i32) -> i64 {
-    let mut total = 0i64;
-    for (values, weights) in values.chunks_exact(BLOCK).zip(weights.chunks_exact(BLOCK)) {
-        let mut sum = 0i32;
-        for (&value, &weight) in values.iter().zip(weights) {
-            sum += term(value, weight);
-        }
-        total += i64::from(sum);
-    }
-    total
-}
-
-/// `sum(clamp(x, 0, qa) * w)`.
-#[inline]
-fn clipped_dot(values: &[i16], weights: &[i16], qa: i32) -> i64 {
-    let qa = qa as i16;
-    block_sum(values, weights, |value, weight| {
-        i32::from(value.clamp(0, qa)) * i32::from(weight)
-    })
-}
-
-/// `sum(clamp(x, 0, qa)^2 * w)`, taken as `(v * w) * v`: the loader checks that `qa * |w|` fits
-/// 16 bits, so `v * w` is an `i16`.
-#[inline]
-fn squared_clipped_dot(values: &[i16], weights: &[i16], qa: i32) -> i64 {
-    let qa = qa as i16;
-    block_sum(values, weights, |value, weight| {
-        let value = value.clamp(0, qa);
-        i32::from(value.wrapping_mul(weight)) * i32::from(value)
-    })
 }
 
 impl Network {

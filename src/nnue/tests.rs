@@ -1,12 +1,14 @@
 //! What the network code guarantees: the incremental accumulators equal a refresh from scratch
 //! along random games (moves made, taken back and replaced, null moves), the integer inference
-//! equals a floating-point reference within the rounding it makes, and a file that is not a
-//! usable network is refused with a reason.
+//! equals a floating-point reference within the rounding it makes, every instruction set the
+//! processor has gives exactly the portable code's accumulators and outputs, and a file that is
+//! not a usable network is refused with a reason.
 
 use shakmaty::{Chess, Color, Position as _};
 
 use super::features::{self, KingLayout};
 use super::network::{Activation, Architecture, Network};
+use super::simd::{self, Isa};
 use super::{Accumulators, default_network};
 use crate::position::{Position, START_FEN};
 use crate::random::Random;
@@ -292,4 +294,161 @@ fn the_compiled_in_network_is_the_one_recorded() {
         Network::from_bytes(&network.to_bytes()).unwrap().hash(),
         network.hash()
     );
+}
+
+/// A random `i16` from the whole range.
+fn any_i16(random: &mut Random) -> i16 {
+    random.next_u64() as i16
+}
+
+#[test]
+fn every_instruction_sets_update_equals_the_portable_one() {
+    let mut random = Random::seeded(21);
+    let isas = Isa::available();
+    // Lengths that use each tile size (AVX2: 128 and 32 values; AVX-512: 256 and 32).
+    for n in [32, 64, 96, 128, 160, 256, 288, 1024] {
+        // Quiet moves, captures, castling and their kin, and refreshes of up to 32 rows.
+        for (adds, subs) in [
+            (0, 0),
+            (1, 1),
+            (1, 2),
+            (2, 2),
+            (2, 1),
+            (0, 1),
+            (3, 4),
+            (32, 0),
+        ] {
+            let rows: Vec<Vec<i16>> = (0..adds + subs)
+                .map(|_| (0..n).map(|_| any_i16(&mut random)).collect())
+                .collect();
+            let (added, removed) = rows.split_at(adds);
+            let added: Vec<&[i16]> = added.iter().map(Vec::as_slice).collect();
+            let removed: Vec<&[i16]> = removed.iter().map(Vec::as_slice).collect();
+            let src: Vec<i16> = (0..n).map(|_| any_i16(&mut random)).collect();
+            let mut expected = vec![0; n];
+            simd::update_portable(&mut expected, &src, &added, &removed);
+            for &isa in &isas {
+                let mut dst = vec![7; n];
+                simd::update(isa, &mut dst, &src, &added, &removed);
+                assert_eq!(dst, expected, "{isa:?}, {n} values, +{adds} -{subs}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_instruction_sets_dot_product_equals_the_portable_one() {
+    let mut random = Random::seeded(22);
+    let isas = Isa::available();
+    for qa in [255i16, 181, 1024] {
+        // The squared activation needs qa * |w| <= 32767 (the loader's check).
+        let squared_limit = i16::MAX / qa;
+        for n in [32, 128, 160, 256, 288, 1024] {
+            for round in 0..20 {
+                let values: Vec<i16> = match round {
+                    // Every value at the ceiling and every weight at its bound: the largest sums,
+                    // which the i32 lanes must hold (simd::TERMS_PER_LANE).
+                    0 | 1 => vec![qa; n],
+                    2 => (0..n).map(|_| any_i16(&mut random)).collect(),
+                    _ => (0..n)
+                        .map(|_| random.index(2 * qa as usize + 200) as i16 - 100)
+                        .collect(),
+                };
+                for (activation, limit) in [
+                    (simd::Activation::SquaredClipped, squared_limit),
+                    (simd::Activation::Clipped, i16::MAX),
+                ] {
+                    let weights: Vec<i16> = match round {
+                        0 => vec![limit; n],
+                        1 => vec![-limit; n],
+                        _ => (0..n).map(|_| weight(&mut random, limit)).collect(),
+                    };
+                    let expected = simd::dot_portable(activation, &values, &weights, qa);
+                    if round == 0 {
+                        let term = i64::from(qa) * i64::from(limit);
+                        let term = match activation {
+                            simd::Activation::SquaredClipped => term * i64::from(qa),
+                            simd::Activation::Clipped => term,
+                        };
+                        assert_eq!(expected, n as i64 * term);
+                    }
+                    for &isa in &isas {
+                        assert_eq!(
+                            simd::dot(isa, activation, &values, &weights, qa),
+                            expected,
+                            "{isa:?}, {activation:?}, qa {qa}, {n} values, round {round}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_instruction_set_keeps_the_portable_accumulators_along_random_games() {
+    let isas = Isa::available();
+    // Print what was tested, so that a run on a machine without AVX-512 says so.
+    println!("instruction sets tested: {isas:?}");
+    for (seed, network) in [
+        (31, default_network().as_ref().clone()),
+        (
+            32,
+            random_network(288, 8, Activation::SquaredClippedRelu, 41),
+        ),
+        (33, random_network(160, 2, Activation::ClippedRelu, 42)),
+        (
+            34,
+            random_network_in(
+                KingLayout::Mirrored4,
+                32,
+                8,
+                Activation::SquaredClippedRelu,
+                43,
+            ),
+        ),
+    ] {
+        let portable = network.clone().with_isa(Isa::Portable);
+        for &isa in &isas {
+            let simd = network.clone().with_isa(isa);
+            let mut random = Random::seeded(seed);
+            let mut reference = Accumulators::new(&portable);
+            let mut accumulators = Accumulators::new(&simd);
+            let mut checked = 0;
+            for _game in 0..6 {
+                let mut position = Position::from_fen(START_FEN).unwrap();
+                for _ply in 0..100 {
+                    let moves = position.board().legal_moves();
+                    if moves.is_empty() || position.ply() >= crate::score::MAX_PLY - 1 {
+                        break;
+                    }
+                    position.push(moves[random.index(moves.len())]);
+                    if random.index(3) == 0 {
+                        continue;
+                    }
+                    let value = accumulators.evaluate(&simd, &position);
+                    assert_eq!(value, reference.evaluate(&portable, &position), "{isa:?}");
+                    assert_eq!(value, portable.evaluate(position.board()), "{isa:?}");
+                    let ply = position.ply();
+                    for color in [Color::White, Color::Black] {
+                        assert_eq!(
+                            accumulators.entry(ply, color),
+                            reference.entry(ply, color),
+                            "{isa:?}: {}",
+                            position.fen()
+                        );
+                    }
+                    checked += 1;
+                }
+            }
+            assert!(checked > 200, "only {checked} positions checked");
+        }
+    }
+}
+
+#[test]
+fn the_network_uses_the_widest_instruction_set_the_processor_has() {
+    let isa = default_network().isa();
+    assert_eq!(isa, Isa::detect());
+    assert_eq!(Some(&isa), Isa::available().last());
 }
