@@ -73,13 +73,13 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.schema import CreateIndex, CreateTable
 
 from ferrochess import rules
+from ferrochess.web.game_pgn import game_pgn
 from ferrochess.web.reading import (
     CLIENT_PATTERN,
     MAX_CLIENT_LENGTH,
     BadInput,
     as_object,
     color_field,
-    pgn_escape,
     read_game,
     text,
 )
@@ -971,25 +971,20 @@ def row_pgn(row: Mapping[Any, Any], base_url: str | None = None) -> str:
     (:meth:`ferrochess.web.service.GameService.pgn`): Event, Site, Date, White, Black, Result,
     Termination ("normal" or "time forfeit"), ECO and Opening, TimeControl ("initial+increment"
     or "-"), and each move's ``[%clk]`` where it is known."""
-    game = chess.pgn.Game.from_board(row_board(row))
-    headers = game.headers
-    headers["Event"] = "ferrochess"
-    headers["Site"] = pgn_escape("ferrochess" if base_url is None else base_url + row["id"])
-    day = (row["started_at"] or row["finished_at"])[:10]
-    headers["Date"] = day.replace("-", ".")
-    headers["White"] = pgn_escape(row["white"])
-    headers["Black"] = pgn_escape(row["black"])
-    headers["Result"] = row["result"]
-    headers["Termination"] = "time forfeit" if row["termination"] == "flag" else "normal"
-    if row["opening_eco"] is not None:
-        headers["ECO"] = row["opening_eco"]
-        headers["Opening"] = pgn_escape(row["opening_name"])
-    headers["TimeControl"] = row["time_control"] or "-"
-    for node, seconds in zip(game.mainline(), json.loads(row["clocks_json"])):
-        if seconds is not None:
-            node.set_clock(seconds // 1)  # whole seconds, as a clock shows them
-    exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
-    return str(game.accept(exporter))
+    board = row_board(row)
+    end = None if row["end_json"] is None else json.loads(row["end_json"])
+    opening = None if row["opening_eco"] is None else {
+        "eco": row["opening_eco"], "name": row["opening_name"]
+    }  # fmt: skip
+    return game_pgn(
+        board, event="ferrochess",
+        site="ferrochess" if base_url is None else base_url + row["id"],
+        date=(row["started_at"] or row["finished_at"])[:10].replace("-", "."),
+        white=row["white"], black=row["black"],
+        status=rules.status(board, end),
+        opening=opening, time_control=row["time_control"] or "-",
+        clocks=json.loads(row["clocks_json"]),
+    )  # fmt: skip
 
 
 # --- small helpers --------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from ferrochess.engine import Engine, levels
 from ferrochess.exceptions import IllegalMoveError, InvalidFenError
 from ferrochess.interop import MATE_CP, san_line, tablebase_pov, white_score
 from ferrochess.openings import opening
+from ferrochess.web.game_pgn import game_pgn
 from ferrochess.web.pool import Busy, EnginePool
 from ferrochess.web.reading import (
     BadInput,
@@ -46,7 +47,6 @@ from ferrochess.web.reading import (
     bounded,
     client_field,
     color_field,
-    pgn_escape,
     read_clock,
     read_clocks,
     read_game,
@@ -399,28 +399,14 @@ class GameService:
         black = text(data, "black", "Black")
         control = read_time_control(data)
         clocks = read_clocks(data, len(game.board.move_stack))
-        status = rules.status(game.board, game.end)
-        pgn_game = chess.pgn.Game.from_board(game.board)
         today = datetime.date.today()
-        pgn_game.headers["Event"] = "ferrochess play"
-        pgn_game.headers["Site"] = pgn_escape(site)
-        pgn_game.headers["Date"] = today.strftime("%Y.%m.%d")
-        pgn_game.headers["White"] = pgn_escape(white)
-        pgn_game.headers["Black"] = pgn_escape(black)
-        pgn_game.headers["Result"] = status["result"]
-        if status["over"]:
-            forfeit = status["termination"] == "flag"
-            pgn_game.headers["Termination"] = "time forfeit" if forfeit else "normal"
-        named = opening_of(game.board)
-        if named is not None:
-            pgn_game.headers["ECO"] = named["eco"]
-            pgn_game.headers["Opening"] = pgn_escape(named["name"])
-        pgn_game.headers["TimeControl"] = "-" if control is None else "{}+{}".format(*control)
-        for node, seconds in zip(pgn_game.mainline(), clocks):
-            if seconds is not None:
-                node.set_clock(seconds // 1)  # whole seconds, as a clock shows them
-        exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
-        return {"pgn": pgn_game.accept(exporter), "filename": f"ferrochess-{today:%Y%m%d}.pgn"}
+        written = game_pgn(
+            game.board, event="ferrochess play", site=site, date=today.strftime("%Y.%m.%d"),
+            white=white, black=black, status=rules.status(game.board, game.end),
+            opening=opening_of(game.board),
+            time_control="-" if control is None else "{}+{}".format(*control), clocks=clocks,
+        )  # fmt: skip
+        return {"pgn": written, "filename": f"ferrochess-{today:%Y%m%d}.pgn"}
 
     def cancel(self, body: Any) -> dict[str, Any]:
         """Stop ``client``'s search or review, if one is running; waits until it has ended."""

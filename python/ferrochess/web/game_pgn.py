@@ -1,0 +1,55 @@
+"""A played game as PGN, one way for the play page's download (``api/pgn``) and the games
+archive (``/game/<id>.pgn``, ``/games.pgn``): python-chess's writer, the Seven Tag Roster, how the
+game ended, its opening, its time control and each move's clock."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import chess
+import chess.pgn
+
+from ferrochess.web.reading import pgn_escape
+
+__all__ = ["game_pgn"]
+
+
+def game_pgn(
+    board: chess.Board,
+    *,
+    event: str,
+    site: str,
+    date: str,
+    white: str,
+    black: str,
+    status: dict[str, Any],
+    opening: dict[str, str] | None,
+    time_control: str,
+    clocks: Sequence[float | None],
+) -> str:
+    """``board``'s game (its start and moves) as PGN text. ``date`` is PGN's ``YYYY.MM.DD``;
+    ``status`` is :func:`ferrochess.rules.status`'s (its result; for a finished game the
+    Termination tag, "time forfeit" for a flag and "normal" otherwise); ``opening`` is
+    ``{eco, name}`` or None; ``time_control`` is the tag's value ("300+3", "-"); ``clocks`` the
+    seconds each mover had left after each move (None where unknown), written as ``[%clk]`` in
+    whole seconds, as a clock shows them."""
+    game = chess.pgn.Game.from_board(board)
+    headers = game.headers
+    headers["Event"] = pgn_escape(event)
+    headers["Site"] = pgn_escape(site)
+    headers["Date"] = date
+    headers["White"] = pgn_escape(white)
+    headers["Black"] = pgn_escape(black)
+    headers["Result"] = status["result"]
+    if status["over"]:
+        headers["Termination"] = "time forfeit" if status["termination"] == "flag" else "normal"
+    if opening is not None:
+        headers["ECO"] = opening["eco"]
+        headers["Opening"] = pgn_escape(opening["name"])
+    headers["TimeControl"] = time_control
+    for node, seconds in zip(game.mainline(), clocks):
+        if seconds is not None:
+            node.set_clock(seconds // 1)
+    exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
+    return str(game.accept(exporter))
