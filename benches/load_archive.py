@@ -49,7 +49,6 @@ import http.client
 import json
 import math
 import os
-import platform
 import random
 import re
 import shlex
@@ -67,6 +66,7 @@ from pathlib import Path
 from typing import Any
 
 from _common import add_json_option, emit_json
+from ferrochess_tools.bench_summary import machine
 from ferrochess_tools.processes import first_line
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -522,17 +522,6 @@ def cpu_text(seconds: list[float]) -> str:
         f"{seconds[0]:g} in the main process, {' + '.join(f'{s:g}' for s in seconds[1:])} in "
         "the workers"
     )
-
-
-def machine() -> str:
-    model = ""
-    try:
-        cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8")
-        found = re.search(r"^model name\s*:\s*(.+)$", cpuinfo, re.MULTILINE)
-        model = f" ({found[1].strip()})" if found else ""
-    except OSError:
-        pass
-    return f"{os.cpu_count()} cores{model}, Python {platform.python_version()}"
 
 
 def commit() -> str:
