@@ -58,6 +58,7 @@ import re
 import secrets
 import sqlite3
 import sys
+import time
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -114,6 +115,8 @@ MAX_REVIEW_BYTES = 4 * 1024 * 1024
 """Largest review stored (its JSON, in bytes)."""
 BUSY_TIMEOUT_MS = 5000
 """How long an SQLite writer waits for another one before the archive is unavailable."""
+WAL_RETRY_SECONDS = 0.01
+"""How often a new file's switch to WAL is tried again while another connection holds it."""
 CONNECT_TIMEOUT_S = 5
 """How long a PostgreSQL connection may take to open (unless the URL says otherwise)."""
 ID_BYTES = 12
@@ -294,7 +297,7 @@ def _sqlite_engine(url: sa.URL) -> Engine:
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            cursor.execute("PRAGMA journal_mode = WAL")
+            _set_wal(cursor)
             cursor.execute("PRAGMA synchronous = FULL")
             cursor.execute("PRAGMA foreign_keys = ON")
         finally:
@@ -306,6 +309,22 @@ def _sqlite_engine(url: sa.URL) -> Engine:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine
+
+
+def _set_wal(cursor: Any) -> None:
+    """Put the database in WAL mode (it stays so, in the file). Switching a new file's journal
+    needs the database to itself, and SQLite answers "database is locked" at once, without its
+    busy timeout, when another connection (a second server process opening the same new file)
+    holds it: try again for up to the busy timeout, as the timeout would."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(WAL_RETRY_SECONDS)
 
 
 def _postgresql_engine(url: sa.URL) -> Engine:
