@@ -10,7 +10,8 @@ else in ferrochess writes SQL. One :class:`Archive` per process, shared by its t
 The server judges every game it stores: the moves are replayed with python-chess
 (:func:`~ferrochess.web.reading.read_game`), the game must be over, and its result, termination
 (:func:`ferrochess.rules.status`), opening (:func:`~ferrochess.web.service.opening_of`) and length
-are computed here, never taken from the client. Bad input raises
+are computed by :mod:`ferrochess.web.submission` (the input and the rows, no SQL), never taken
+from the client. Bad input raises
 :class:`~ferrochess.web.reading.BadInput` naming the field (HTTP 400).
 
 A game is submitted once: the client makes a ``client_id`` and a retried submission with the same
@@ -50,8 +51,6 @@ changes: a later change of the schema is a new step. ``Archive.open(url, upgrade
 
 from __future__ import annotations
 
-import datetime
-import hashlib
 import json
 import os
 import re
@@ -64,8 +63,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import chess
-import chess.pgn
 import sqlalchemy as sa
 from sqlalchemy import event, exc
 from sqlalchemy.dialects import postgresql as pg_dialect
@@ -73,18 +70,21 @@ from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.schema import CreateIndex, CreateTable
 
-from ferrochess import rules
-from ferrochess.web.game_pgn import game_pgn
 from ferrochess.web.reading import (
-    CLIENT_PATTERN,
     MAX_CLIENT_LENGTH,
     BadInput,
-    as_object,
-    color_field,
-    read_game,
-    text,
 )
-from ferrochess.web.service import check_level, opening_of
+from ferrochess.web.service import check_level
+from ferrochess.web.submission import (
+    canonical_json,
+    game_record,
+    now_text,
+    read_control,
+    read_submission,
+    row_pgn,
+    split_moves,
+    whole,
+)
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -107,10 +107,6 @@ PGN_BATCH = 200
 """Games read per query (and per transaction) while PGN is streamed."""
 MAX_PER_PAGE = 100
 """Most games on one page of :meth:`Archive.list_games`."""
-MAX_SECONDS = 24 * 3600
-"""Longest time control (initial or increment) or clock accepted, in seconds: a day."""
-MAX_TIME_LENGTH = 64
-"""Longest ISO-8601 text accepted for a date."""
 MAX_REVIEW_BYTES = 4 * 1024 * 1024
 """Largest review stored (its JSON, in bytes)."""
 BUSY_TIMEOUT_MS = 5000
@@ -758,158 +754,6 @@ def unavailable(error: BaseException, dialect: str) -> bool:
     return isinstance(error, (exc.OperationalError, exc.InterfaceError))
 
 
-# --- reading a submitted game ---------------------------------------------------------------------
-
-
-def read_submission(game: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``games`` row of a submitted game (without ``id`` and ``created_at``), checked and
-    judged. Fields: ``client_id`` (1 to 64 of ``[A-Za-z0-9_-]``), ``fen`` (the start; default
-    the standard one), ``moves`` (UCI), ``end`` (how it ended off the board, or None),
-    ``human`` ("white"/"black"), ``level`` (a level's number), ``white`` and ``black`` (names:
-    one line, at most 100 characters; default "White", "Black"), ``time_control``
-    ([initial, increment] in whole seconds, or None), ``clocks`` (seconds each mover had left
-    after each move, None where unknown; at most one a move, only with a time control),
-    ``started_at`` and ``finished_at`` (ISO-8601 or None; naive times are UTC; finished_at
-    defaults to now and is never later than now). BadInput naming the field; a game that is
-    not over names ``moves``. The content hash covers every field above."""
-    data = as_object(dict(game) if isinstance(game, Mapping) else game)
-    client_id = data.get("client_id")
-    if not isinstance(client_id, str) or not CLIENT_PATTERN.fullmatch(client_id):
-        raise BadInput(
-            "client_id", f"client_id must be 1 to {MAX_CLIENT_LENGTH} letters, digits, '-' or '_'"
-        )
-    judged = read_game(data)
-    board = judged.board
-    status = rules.status(board, judged.end)
-    if not status["over"]:
-        raise BadInput(
-            "moves", "the game is not over: only a finished game is stored (its moves end it, "
-            "or end says how it ended)"
-        )
-    human = color_field(data, "human")
-    level = check_level(data.get("level"))
-    names = {side: data[side] for side in ("white", "black") if data.get(side) is not None}
-    white = text(names, "white", "White")
-    black = text(names, "black", "Black")
-    control = read_control(data.get("time_control"))
-    plies = len(board.move_stack)
-    clocks = read_seconds_list(data.get("clocks"), plies, control is not None)
-    started_at = read_time(data.get("started_at"), "started_at")
-    finished_given = read_time(data.get("finished_at"), "finished_at")
-    now = now_text()
-    finished_at = now if finished_given is None or finished_given > now else finished_given
-    start_fen = board.root().fen()
-    moves = [move.uci() for move in board.move_stack]
-    content = {
-        "client_id": client_id,
-        "fen": start_fen,
-        "moves": moves,
-        "end": judged.end,
-        "human": chess.COLOR_NAMES[human],
-        "level": level,
-        "white": white,
-        "black": black,
-        "time_control": None if control is None else list(control),
-        "clocks": clocks,
-        "started_at": started_at,
-        "finished_at": finished_given,
-    }
-    named = opening_of(board)
-    return {
-        "client_id": client_id,
-        "content_hash": hashlib.sha256(canonical_json(content).encode()).hexdigest(),
-        "finished_at": finished_at,
-        "start_fen": start_fen,
-        "moves": " ".join(moves),
-        "plies": plies,
-        "result": status["result"],
-        "termination": status["termination"],
-        "end_json": None if judged.end is None else canonical_json(judged.end),
-        "human": chess.COLOR_NAMES[human],
-        "level": level,
-        "white": white,
-        "black": black,
-        "time_control": None if control is None else "{}+{}".format(*control),
-        "clocks_json": canonical_json(clocks),
-        "opening_eco": None if named is None else named["eco"],
-        "opening_name": None if named is None else named["name"],
-        "started_at": started_at,
-    }
-
-
-def read_control(value: object, field: str = "time_control") -> tuple[int, int] | None:
-    """``[initial, increment]`` in whole seconds (each 0 to a day, not both 0); None for none."""
-    if value is None:
-        return None
-    if not isinstance(value, (list, tuple)) or len(value) != 2:
-        raise BadInput(field, f"{field} must be [initial, increment] in seconds, or null")
-    initial, increment = (
-        whole(number, f"{field}[{index}]", 0, MAX_SECONDS, field)
-        for index, number in enumerate(value)
-    )
-    if initial == increment == 0:
-        raise BadInput(field, f"{field} must not be 0+0")
-    return initial, increment
-
-
-def read_seconds_list(value: object, plies: int, timed: bool) -> list[float | None]:
-    """``clocks``: at most ``plies`` numbers of seconds (0 to a day) or None; [] when absent."""
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise BadInput("clocks", "clocks must be a list of seconds (or null), one a move")
-    if len(value) > plies:
-        raise BadInput("clocks", f"at most one clock a move: {len(value)} for {plies} moves")
-    clocks: list[float | None] = []
-    for index, seconds in enumerate(value):
-        if seconds is None:
-            clocks.append(None)
-            continue
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-            raise BadInput(
-                "clocks", f"clocks[{index}] must be a number of seconds, not {seconds!r}"
-            )
-        if not 0 <= seconds <= MAX_SECONDS:  # also refuses NaN
-            raise BadInput("clocks", f"clocks[{index}] must be between 0 and {MAX_SECONDS} s")
-        if not timed:
-            raise BadInput("clocks", "clocks need a time_control")
-        clocks.append(float(seconds))
-    return clocks
-
-
-def read_time(value: object, field: str) -> str | None:
-    """An ISO-8601 date and time (or date) as :func:`time_text` writes it; None for None.
-    A time without an offset is UTC."""
-    if value is None:
-        return None
-    if not isinstance(value, str) or len(value) > MAX_TIME_LENGTH:
-        raise BadInput(field, f"{field} must be an ISO-8601 date and time, or null")
-    written = value.strip()
-    if written[-1:] in ("Z", "z"):  # Python before 3.11 reads no "Z"
-        written = written[:-1] + "+00:00"
-    try:
-        moment = datetime.datetime.fromisoformat(written)
-    except ValueError:
-        raise BadInput(field, f"{field} {value!r} is not an ISO-8601 date and time") from None
-    return time_text(moment)
-
-
-def whole(
-    value: object, name: str, low: int, high: int, field: str | None = None
-) -> int:
-    """``value`` when it is a whole number (or its decimal text) from ``low`` to ``high``;
-    BadInput naming ``field`` (default ``name``)."""
-    if isinstance(value, str) and re.fullmatch(r"[0-9]{1,9}", value.strip()):
-        value = int(value.strip())
-    elif isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInput(field or name, f"{name} must be a whole number, not {value!r}")
-    if not low <= value <= high:
-        raise BadInput(field or name, f"{name} must be between {low} and {high}, not {value}")
-    return value
-
-
 def filters(
     *, result: object = None, level: object = None, time_control: object = None
 ) -> list[Any]:
@@ -938,94 +782,3 @@ def filters(
             assert control is not None
             where.append(games.c.time_control == "{}+{}".format(*control))
     return where
-
-
-# --- the stored game ------------------------------------------------------------------------------
-
-
-def game_record(row: Mapping[Any, Any], *, full: bool) -> dict[str, Any]:
-    """A stored game as the web layer shows it: ``id``, ``result``, ``termination`` (the name
-    of :func:`ferrochess.rules.status`), ``plies``, ``human``, ``level``, ``white``, ``black``,
-    ``time_control`` ([initial, increment] or None), ``opening`` ({eco, name} or None),
-    ``started_at``, ``finished_at``; ``full`` adds ``fen`` (the start), ``moves`` (UCI),
-    ``end``, ``clocks`` and ``status`` (:func:`ferrochess.rules.status` of the game: its reason
-    in words). The client's id is not shown."""
-    control = row["time_control"]
-    record: dict[str, Any] = {
-        "id": row["id"],
-        "result": row["result"],
-        "termination": row["termination"],
-        "plies": row["plies"],
-        "human": row["human"],
-        "level": row["level"],
-        "white": row["white"],
-        "black": row["black"],
-        "time_control": None if control is None else [int(part) for part in control.split("+")],
-        "opening": None if row["opening_eco"] is None else {
-            "eco": row["opening_eco"], "name": row["opening_name"]
-        },
-        "started_at": row["started_at"],
-        "finished_at": row["finished_at"],
-    }
-    if full:
-        end = None if row["end_json"] is None else json.loads(row["end_json"])
-        record["fen"] = row["start_fen"]
-        record["moves"] = split_moves(row["moves"])
-        record["end"] = end
-        record["clocks"] = json.loads(row["clocks_json"])
-        record["status"] = rules.status(row_board(row), end)
-    return record
-
-
-def row_board(row: Mapping[Any, Any]) -> chess.Board:
-    """The stored game's final position, its moves on the move stack."""
-    board = chess.Board(row["start_fen"])
-    for uci in split_moves(row["moves"]):
-        board.push_uci(uci)
-    return board
-
-
-def row_pgn(row: Mapping[Any, Any], base_url: str | None = None) -> str:
-    """The stored game as PGN, written by python-chess as ``api/pgn`` writes a game
-    (:meth:`ferrochess.web.service.GameService.pgn`): Event, Site, Date, White, Black, Result,
-    Termination ("normal" or "time forfeit"), ECO and Opening, TimeControl ("initial+increment"
-    or "-"), and each move's ``[%clk]`` where it is known."""
-    board = row_board(row)
-    end = None if row["end_json"] is None else json.loads(row["end_json"])
-    opening = None if row["opening_eco"] is None else {
-        "eco": row["opening_eco"], "name": row["opening_name"]
-    }  # fmt: skip
-    return game_pgn(
-        board, event="ferrochess",
-        site="ferrochess" if base_url is None else base_url + row["id"],
-        date=(row["started_at"] or row["finished_at"])[:10].replace("-", "."),
-        white=row["white"], black=row["black"],
-        status=rules.status(board, end),
-        opening=opening, time_control=row["time_control"] or "-",
-        clocks=json.loads(row["clocks_json"]),
-    )  # fmt: skip
-
-
-# --- small helpers --------------------------------------------------------------------------------
-
-
-def split_moves(moves: str) -> list[str]:
-    return moves.split() if moves else []
-
-
-def canonical_json(value: object) -> str:
-    """One JSON text per value (sorted keys, no spaces), for hashing and storing."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False)
-
-
-def time_text(moment: datetime.datetime) -> str:
-    """A time as the archive stores it: UTC, ISO-8601 with microseconds (sorts as time does);
-    a naive time is taken as UTC."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=datetime.timezone.utc)
-    return moment.astimezone(datetime.timezone.utc).isoformat(timespec="microseconds")
-
-
-def now_text() -> str:
-    return time_text(datetime.datetime.now(datetime.timezone.utc))
