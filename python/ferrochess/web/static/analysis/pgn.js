@@ -38,12 +38,13 @@ export class PgnCtrl {
     this.onChange();
   }
 
-  async #ask(body) {
+  /** `path`'s answer to `body` (api/import by default), or null with the error said. */
+  async #ask(body, path = "api/import") {
     this.busy = true;
     this.error = null;
     this.onChange();
     try {
-      return await this.transport.request("api/import", body);
+      return await this.transport.request(path, body);
     } catch (error) {
       this.error = describeError(error);
       return null;
@@ -139,22 +140,13 @@ export class PgnCtrl {
 
   /** The tree as python-chess writes it: `{pgn, filename}`, kept to show and download. */
   async exportPgn() {
-    this.busy = true;
-    this.error = null;
+    const exported = await this.#ask({ tree: withoutMarks(toWire(this.host.tree)) }, "api/export");
+    if (!exported) return null;
+    this.exported = exported;
+    this.exportOpen = true;
+    this.open = false;
     this.onChange();
-    try {
-      const body = { tree: withoutMarks(toWire(this.host.tree)) };
-      this.exported = await this.transport.request("api/export", body);
-      this.exportOpen = true;
-      this.open = false;
-      return this.exported;
-    } catch (error) {
-      this.error = describeError(error);
-      return null;
-    } finally {
-      this.busy = false;
-      this.onChange();
-    }
+    return exported;
   }
 
   closeExport() {
