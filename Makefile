@@ -151,6 +151,16 @@ train: ## train a network on TRAIN_DATA into TRAIN_OUTPUT (target/nnue/trained.n
 	@mkdir -p $(dir $(TRAIN_OUTPUT))
 	cargo run --release -p ferrochess-tools --bin train -- $(TRAIN_DATA) --output $(TRAIN_OUTPUT) $(TRAIN_ARGS)
 
+# SPSA tuning of the search's tunables in games (tools/ferrochess_tools/spsa.py, docs/tuning.md):
+# builds the tune binary (target/tune, apart from target/release), then runs or resumes the tune
+# in target/spsa/state.json. SPSA_ARGS, e.g. "--iterations 2000 --tc 8+0.08"; a game per core.
+SPSA_ARGS ?= --concurrency $(shell nproc 2>/dev/null || echo 1)
+
+.PHONY: spsa
+spsa: ## SPSA-tune the search's parameters in games (SPSA_ARGS; resumable; docs/tuning.md)
+	cargo build --release --features tune --bin ferrochess-uci --target-dir target/tune
+	$(PYTHON) -m ferrochess_tools.spsa run $(SPSA_ARGS)
+
 # The levels' Elo (ferrochess_tools.calibrate): games of each level against Stockfish 15.1 UCI_Elo anchors
 # and its neighbours at 10+0.1, fitted together; then UCI_Elo CALIBRATE_CHECK is measured with the
 # rebuilt binary. 1 h 40 min of games measured here (BENCHMARKS.md, "Level calibration"), two at a

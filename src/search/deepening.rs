@@ -8,7 +8,7 @@ use super::context::Context;
 use super::mate::MateProofs;
 use super::ordering::PieceTo;
 use super::params::{
-    ASPIRATION_MAX_CP, ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW_CP, TIME_STABILITY_FACTOR,
+    ASPIRATION_MAX_CP, ASPIRATION_MIN_DEPTH, TIME_STABILITY_FACTOR, aspiration_window_cp,
 };
 use super::report::{Line, SearchInfo};
 use crate::limits::{MAX_DEPTH, SearchLimits};
@@ -164,7 +164,7 @@ impl Context<'_> {
     }
 
     /// [`Context::search_root`] with a full window, or, given the last iteration's score, first
-    /// with a window of [`ASPIRATION_WINDOW_CP`] around it, widened on the failing side (doubling
+    /// with a window of [`aspiration_window_cp`] around it, widened on the failing side (doubling
     /// each time) until the score falls inside.
     pub(super) fn search_root_aspirated(
         &mut self,
@@ -179,7 +179,7 @@ impl Context<'_> {
         else {
             return self.search_root(depth, root_moves, excluded, full);
         };
-        let mut delta = ASPIRATION_WINDOW_CP;
+        let mut delta = aspiration_window_cp();
         let mut alpha = Score::centipawns(previous.value() - delta);
         let mut beta = Score::centipawns(previous.value() + delta);
         loop {

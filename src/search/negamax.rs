@@ -22,14 +22,13 @@ use shakmaty::{Chess, Move, Position as _, Role};
 use super::context::Context;
 use super::ordering::{PieceTo, is_quiet, mvv_lva, pick_next, score_moves};
 use super::params::{
-    FUTILITY_MARGIN_CP, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE_MOVES, LMP_MAX_DEPTH,
-    LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, LMR_MIN_MOVES, NULL_MOVE_BASE_REDUCTION,
-    NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_EVAL_DIVISOR_CP, NULL_MOVE_EVAL_MAX_REDUCTION,
-    NULL_MOVE_MIN_DEPTH, PROBCUT_MARGIN_CP, PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION,
-    QUIETS_REMEMBERED, REVERSE_FUTILITY_MARGIN_CP, REVERSE_FUTILITY_MAX_DEPTH,
-    SEE_CAPTURE_MARGIN_CP, SEE_PRUNING_MAX_DEPTH, SEE_QUIET_MARGIN_CP,
-    SINGULAR_MARGIN_CP_PER_DEPTH, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN, history_bonus,
-    late_move_reduction,
+    QUIETS_REMEMBERED, futility_margin_cp, futility_max_depth, history_bonus, iir_min_depth,
+    late_move_reduction, lmp_base_moves, lmp_max_depth, lmr_history_divisor, lmr_min_depth,
+    lmr_min_moves, null_move_base_reduction, null_move_depth_divisor, null_move_eval_divisor_cp,
+    null_move_eval_max_reduction, null_move_min_depth, probcut_margin_cp, probcut_min_depth,
+    probcut_reduction, reverse_futility_margin_cp, reverse_futility_max_depth,
+    see_capture_margin_cp, see_pruning_max_depth, see_quiet_margin_cp,
+    singular_margin_cp_per_depth, singular_min_depth, singular_tt_depth_margin,
 };
 use super::see::see;
 use crate::score::{MAX_PLY, Score};
@@ -125,7 +124,7 @@ impl Context<'_> {
         // new to the search and poorly ordered: search it a ply shallower. (With late move
         // pruning, Step 14a: +68 Elo, 95% +33..+105.)
         let selective = self.switches.selective();
-        if selective && depth >= IIR_MIN_DEPTH && tt_move.is_none() && excluded.is_none() {
+        if selective && depth >= iir_min_depth() && tt_move.is_none() && excluded.is_none() {
             depth -= 1;
         }
 
@@ -201,10 +200,10 @@ impl Context<'_> {
         if let Some(eval) = static_eval
             && !pv_node
             && excluded.is_none()
-            && depth <= REVERSE_FUTILITY_MAX_DEPTH
+            && depth <= reverse_futility_max_depth()
             && !beta.is_mate()
             && !beta.is_tablebase()
-            && eval.value() - REVERSE_FUTILITY_MARGIN_CP * (depth - i32::from(improving))
+            && eval.value() - reverse_futility_margin_cp() * (depth - i32::from(improving))
                 >= beta.value()
         {
             return eval;
@@ -218,15 +217,15 @@ impl Context<'_> {
             && !pv_node
             && ply > 0
             && excluded.is_none()
-            && depth >= NULL_MOVE_MIN_DEPTH
+            && depth >= null_move_min_depth()
             && eval >= beta
             && !self.position.is_after_null()
             && has_pieces(self.position.board())
         {
-            let reduction = NULL_MOVE_BASE_REDUCTION
-                + depth / NULL_MOVE_DEPTH_DIVISOR
-                + ((eval.value() - beta.value()) / NULL_MOVE_EVAL_DIVISOR_CP)
-                    .min(NULL_MOVE_EVAL_MAX_REDUCTION);
+            let reduction = null_move_base_reduction()
+                + depth / null_move_depth_divisor()
+                + ((eval.value() - beta.value()) / null_move_eval_divisor_cp())
+                    .min(null_move_eval_max_reduction());
             self.frames[ply].moved = None;
             self.position.push_null();
             let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1);
@@ -252,13 +251,13 @@ impl Context<'_> {
             && !pv_node
             && ply > 0
             && excluded.is_none()
-            && depth >= PROBCUT_MIN_DEPTH
+            && depth >= probcut_min_depth()
             && !beta.is_mate()
             && !beta.is_tablebase()
         {
-            let probcut_beta = Score::centipawns(beta.value() + PROBCUT_MARGIN_CP);
+            let probcut_beta = Score::centipawns(beta.value() + probcut_margin_cp());
             let table_disagrees = entry.is_some_and(|entry| {
-                entry.depth > depth - PROBCUT_REDUCTION && entry.score.from_tt(ply) < probcut_beta
+                entry.depth > depth - probcut_reduction() && entry.score.from_tt(ply) < probcut_beta
             });
             if !table_disagrees
                 && let Some(score) = self.probcut(depth, probcut_beta, eval, &moves, key)
@@ -289,8 +288,8 @@ impl Context<'_> {
             selective
                 && ply > 0
                 && excluded.is_none()
-                && depth >= SINGULAR_MIN_DEPTH
-                && entry.depth >= depth - SINGULAR_TT_DEPTH_MARGIN
+                && depth >= singular_min_depth()
+                && entry.depth >= depth - singular_tt_depth_margin()
                 && entry.bound != Bound::Upper
                 && !entry.score.from_tt(ply).is_mate()
                 && !entry.score.from_tt(ply).is_tablebase()
@@ -319,9 +318,9 @@ impl Context<'_> {
             if static_eval.is_some()
                 && !pv_node
                 && quiet
-                && depth <= LMP_MAX_DEPTH
+                && depth <= lmp_max_depth()
                 && quiets_tried.len()
-                    >= (LMP_BASE_MOVES + (depth * depth) as usize) / (2 - usize::from(improving))
+                    >= (lmp_base_moves() + depth * depth) as usize / (2 - usize::from(improving))
                 && !best_score.is_mate()
             {
                 continue;
@@ -331,14 +330,14 @@ impl Context<'_> {
             if static_eval.is_some()
                 && !pv_node
                 && searched > 0
-                && depth <= SEE_PRUNING_MAX_DEPTH
+                && depth <= see_pruning_max_depth()
                 && !best_score.is_mate()
                 && !matches!(m, Move::Castle { .. })
             {
                 let threshold = if quiet {
-                    -SEE_QUIET_MARGIN_CP * depth * depth
+                    -see_quiet_margin_cp() * depth * depth
                 } else {
-                    -SEE_CAPTURE_MARGIN_CP * depth
+                    -see_capture_margin_cp() * depth
                 };
                 if see(self.position.board().board(), m) < threshold {
                     continue;
@@ -355,7 +354,7 @@ impl Context<'_> {
             {
                 let tt_score = entry.score.from_tt(ply);
                 let singular_beta =
-                    Score::centipawns(tt_score.value() - SINGULAR_MARGIN_CP_PER_DEPTH * depth);
+                    Score::centipawns(tt_score.value() - singular_margin_cp_per_depth() * depth);
                 self.frames[ply].excluded = Some(m);
                 let score = self.negamax((depth - 1) / 2, singular_beta - 1, singular_beta);
                 self.frames[ply].excluded = None;
@@ -381,9 +380,9 @@ impl Context<'_> {
                 && quiet
                 && !gives_check
                 && searched > 0
-                && depth <= FUTILITY_MAX_DEPTH
+                && depth <= futility_max_depth()
                 && !best_score.is_mate()
-                && eval.value() + FUTILITY_MARGIN_CP * depth <= alpha.value()
+                && eval.value() + futility_margin_cp() * depth <= alpha.value()
             {
                 self.position.pop();
                 continue;
@@ -398,8 +397,8 @@ impl Context<'_> {
                 -self.negamax(new_depth, child_alpha, child_beta)
             } else {
                 let reduction = if selective
-                    && depth >= LMR_MIN_DEPTH
-                    && searched >= LMR_MIN_MOVES
+                    && depth >= lmr_min_depth()
+                    && searched >= lmr_min_moves() as usize
                     && quiet
                     && !in_check
                     && !gives_check
@@ -415,7 +414,7 @@ impl Context<'_> {
                     }
                     // A move with a good history is reduced less, a bad one more (issue 19's
                     // bundle).
-                    r -= self.history.quiet_score(side, m, &previous) / LMR_HISTORY_DIVISOR;
+                    r -= self.history.quiet_score(side, m, &previous) / lmr_history_divisor();
                     r.clamp(0, new_depth - 1)
                 } else {
                     0
@@ -504,7 +503,7 @@ impl Context<'_> {
     /// ProbCut's search (Step 12b): the captures and promotions of `moves` whose static exchange
     /// gains at least `probcut_beta` less the static evaluation, best first by MVV-LVA, each
     /// searched with the null window at `probcut_beta`, by the quiescence search and then
-    /// [`PROBCUT_REDUCTION`] plies shallower than `depth`. The first that stays at or above it
+    /// [`PROBCUT_REDUCTION`](super::params::PROBCUT_REDUCTION) plies shallower than `depth`. The first that stays at or above it
     /// is stored as a lower bound and its score returned.
     fn probcut(
         &mut self,
@@ -528,7 +527,11 @@ impl Context<'_> {
             self.position.push(m);
             let mut score = -self.quiescence(-probcut_beta, -probcut_beta + 1);
             if score >= probcut_beta && !self.stopped {
-                score = -self.negamax(depth - PROBCUT_REDUCTION, -probcut_beta, -probcut_beta + 1);
+                score = -self.negamax(
+                    depth - probcut_reduction(),
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                );
             }
             self.position.pop();
             if self.stopped {
@@ -540,7 +543,7 @@ impl Context<'_> {
                         key,
                         PackedMove::new(m),
                         score.to_tt(ply),
-                        depth - PROBCUT_REDUCTION + 1,
+                        depth - probcut_reduction() + 1,
                         Bound::Lower,
                     );
                 }

@@ -7,7 +7,7 @@ use shakmaty::{Bitboard, Position as _, Rank, Role};
 
 use super::context::Context;
 use super::ordering::{loses_material, pick_next, score_captures};
-use super::params::{BIG_DELTA_CP, DELTA_MARGIN_CP};
+use super::params::{BIG_DELTA_CP, delta_margin_cp};
 use super::see::role_value;
 use crate::score::{MAX_PLY, Score};
 use crate::transposition::{Bound, PackedMove};
@@ -98,7 +98,7 @@ impl Context<'_> {
             if alpha_beta
                 && !in_check
                 && !m.is_promotion()
-                && stand_pat + m.capture().map_or(0, role_value) + DELTA_MARGIN_CP < alpha
+                && stand_pat + m.capture().map_or(0, role_value) + delta_margin_cp() < alpha
             {
                 continue;
             }

@@ -7,7 +7,9 @@
 //! startpos|fen ... [moves ...]`, `go` with `depth`, `nodes`, `movetime`, `wtime`, `btime`, `winc`,
 //! `binc`, `movestogo`, `mate`, `infinite`, `ponder`, then `stop`, `ponderhit`, `quit`, `bench`,
 //! and `levels` (not UCI: each level's settings, Elo and calibration fingerprint as `info string`
-//! lines, which `ferrochess_tools.calibrate` reads; see [`level_line`]).
+//! lines, which `ferrochess_tools.calibrate` reads; see [`level_line`]), and in a build with the
+//! `tune` feature `tunables` (not UCI: the search's tunables as OpenBench's SPSA input lines,
+//! which `ferrochess_tools.spsa` reads) and a spin option per tunable.
 //! A command it cannot use is answered with an `info string` and changes nothing.
 
 pub mod options;
@@ -164,6 +166,12 @@ impl<W: Write + Send + 'static> Uci<W> {
                         self.say(&format!("nodes/s {}", report.nps()));
                     }
                     Err(error) => self.say(&format!("info string error: {error}")),
+                }
+            }
+            #[cfg(feature = "tune")]
+            "tunables" => {
+                for tunable in crate::search::params::TUNABLES {
+                    self.say(&tunable.openbench_line());
                 }
             }
             "quit" => return false,

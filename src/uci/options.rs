@@ -1,4 +1,6 @@
-//! The UCI options the engine offers, their ranges, and `setoption` parsing.
+//! The UCI options the engine offers, their ranges, and `setoption` parsing. A build with the
+//! `tune` feature also offers every search tunable ([`crate::search::params::TUNABLES`]) as a spin
+//! option of its name, for the SPSA tuner (docs/tuning.md).
 
 use std::fmt::Write as _;
 
@@ -116,6 +118,11 @@ impl Options {
             "option name EvalFile type string default {}",
             self.eval_file
         );
+        #[cfg(feature = "tune")]
+        for tunable in crate::search::params::TUNABLES {
+            let (min, max) = (tunable.min.into(), tunable.max.into());
+            spin(&mut out, tunable.name, tunable.value().into(), min, max);
+        }
         out
     }
 
@@ -211,7 +218,14 @@ impl Options {
                 };
                 Ok(Changed::Evaluation)
             }
-            _ => Err(format!("unknown option '{name}'")),
+            _ => {
+                #[cfg(feature = "tune")]
+                if let Some(tunable) = crate::search::params::Tunable::find(name) {
+                    tunable.set(spin(tunable.min.into(), tunable.max.into())? as i32)?;
+                    return Ok(Changed::Nothing);
+                }
+                Err(format!("unknown option '{name}'"))
+            }
         }
     }
 
@@ -308,6 +322,34 @@ mod tests {
         let nodes = options.strength().unwrap().max_nodes.unwrap();
         assert!(one.strength.max_nodes.unwrap() < nodes, "{nodes}");
         assert!(nodes < two.strength.max_nodes.unwrap(), "{nodes}");
+    }
+
+    /// A tune build offers each tunable as a spin option; setting one checks its range (set here
+    /// to its default, so searches running beside this test are unchanged).
+    #[cfg(feature = "tune")]
+    #[test]
+    fn a_tune_build_offers_the_tunables() {
+        use crate::search::params::TUNABLES;
+        let mut options = Options::default();
+        let declarations = options.declarations();
+        for tunable in TUNABLES {
+            let (name, value) = (tunable.name, tunable.value());
+            let (min, max) = (tunable.min, tunable.max);
+            let line = format!("option name {name} type spin default {value} min {min} max {max}");
+            assert!(declarations.contains(&line), "{line}");
+        }
+        let tunable = &TUNABLES[0];
+        let (name, default) = (tunable.name, tunable.default);
+        assert_eq!(
+            options.set(&format!("name {name} value {default}")),
+            Ok(Changed::Nothing)
+        );
+        assert!(
+            options
+                .set(&format!("name {name} value {}", tunable.max + 1))
+                .is_err()
+        );
+        assert_eq!(tunable.value(), default);
     }
 
     #[test]

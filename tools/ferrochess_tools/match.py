@@ -170,6 +170,12 @@ def play_game(
     return game, outcome
 
 
+def parse_tc(text: str) -> tuple[float, float]:
+    """`base+increment` in seconds (`10+0.1`; `10` has no increment)."""
+    base, _, increment = text.partition("+")
+    return float(base), float(increment or 0)
+
+
 def elo_interval(wins: int, draws: int, losses: int) -> tuple[float, float, float]:
     """Elo difference and its 95% interval from a W/D/L record (normal approximation)."""
     games = wins + draws + losses
@@ -218,8 +224,7 @@ def main() -> int:
     if len(args.engine) != 2:
         parser.error("give exactly two --engine specs")
     first, second = (Spec.parse(text) for text in args.engine)
-    base, _, inc = args.tc.partition("+")
-    base_s, inc_s = float(base), float(inc or 0)
+    base_s, inc_s = parse_tc(args.tc)
     pairs = (args.games + 1) // 2
     lines = openings(pairs, args.opening_plies, args.seed)
     bounds = None
