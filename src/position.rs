@@ -20,6 +20,9 @@ struct State {
     key: u64,
     /// Reached by a null move ([`Position::push_null`]).
     null: bool,
+    /// The move that reached it ([`Position::push`]); `None` for the game's first position and
+    /// after a null move.
+    moved: Option<Move>,
 }
 
 /// A game: the position it started from, the moves played since, and the moves the search is trying.
@@ -158,6 +161,7 @@ impl Position {
                 board,
                 key,
                 null: false,
+                moved: None,
             }],
             root: 0,
         }
@@ -222,6 +226,19 @@ impl Position {
         self.states[self.root + ply].key
     }
 
+    /// The move that reached the position `ply` plies after the search root, `None` at the
+    /// root when it is the game's first position and after a null move.
+    #[inline]
+    pub fn moved_at(&self, ply: usize) -> Option<Move> {
+        self.states[self.root + ply].moved
+    }
+
+    /// Whether the position `ply` plies after the search root was reached by a null move.
+    #[inline]
+    pub fn is_null_at(&self, ply: usize) -> bool {
+        self.states[self.root + ply].null
+    }
+
     /// Plies from the search root to the current position.
     #[inline]
     pub fn ply(&self) -> usize {
@@ -241,6 +258,7 @@ impl Position {
         self.states.extend_from_within(last..);
         let state = &mut self.states[last + 1];
         state.null = false;
+        state.moved = Some(m);
         let incremental =
             state
                 .board
@@ -275,6 +293,7 @@ impl Position {
             board,
             key,
             null: true,
+            moved: None,
         });
     }
 

@@ -5,15 +5,15 @@
 //! root. An entry remembers the key of the position it was computed for; evaluating a position
 //! walks back to the nearest ply whose entry still matches its position (usually the parent) and
 //! brings the entries forward from there, adding and subtracting the weight rows of the pieces
-//! that moved ([`Delta::between`] the two boards); a perspective whose king changed its bucket or
+//! that the move between them changed ([`Delta::of_move`]); a perspective whose king changed its bucket or
 //! its mirroring (a king layout other than plain, see [`super::features`]) is computed again
 //! from scratch instead. Moves the search tried and took back leave
 //! stale entries above the current ply; their keys no longer match, so they are never used. In
 //! debug builds (`cargo test`) every evaluation is checked against a refresh from scratch.
 
-use shakmaty::{Board, Color, Position as _};
+use shakmaty::{Board, Color, Piece, Position as _, Role, Square};
 
-use super::features::{self, Delta, View};
+use super::features::{self, Delta, KingLayout, View};
 use super::network::Network;
 use super::simd;
 use crate::position::Position;
@@ -78,10 +78,17 @@ impl Accumulators {
             base -= 1;
         }
         for next in base + 1..=ply {
-            let before = position.board_at(next - 1).board();
+            let before = position.board_at(next - 1);
             let after = position.board_at(next).board();
-            match Delta::between(before, after) {
-                Some(delta) => self.apply(network, next, &delta, before, after),
+            let delta = if position.is_null_at(next) {
+                Some(Delta::NONE)
+            } else {
+                position
+                    .moved_at(next)
+                    .and_then(|m| Delta::of_move(before.turn(), m))
+            };
+            match delta {
+                Some(delta) => self.apply(network, next, &delta, after),
                 None => self.refresh(network, next, after, 0),
             }
             self.keys[next] = Some(position.key_at(next));
@@ -108,44 +115,49 @@ impl Accumulators {
         simd::update(network.isa(), entry, &network.feature_bias, &rows, &[]);
     }
 
-    /// Entry `ply` from entry `ply - 1` and what changed on the board between them, `before`
-    /// and `after`.
-    fn apply(
-        &mut self,
-        network: &Network,
-        ply: usize,
-        delta: &Delta,
-        before: &Board,
-        after: &Board,
-    ) {
+    /// Entry `ply` from entry `ply - 1` and what the move between them changed, `delta`; the
+    /// board after it is `after`.
+    #[inline]
+    fn apply(&mut self, network: &Network, ply: usize, delta: &Delta, after: &Board) {
         let hidden = self.hidden;
         let king = network.architecture().king;
         for color in Color::ALL {
+            // Only a king's move can change its side's view (its mirroring or its bucket).
             let view = View::of(king, color, after);
-            if view != View::of(king, color, before) {
-                self.refresh_perspective(network, ply, after, color);
-                continue;
+            if king != KingLayout::Plain && delta.moves_king(color) {
+                let old = delta
+                    .removed()
+                    .iter()
+                    .find(|(piece, _)| piece.role == Role::King && piece.color == color)
+                    .map(|&(_, square)| View::new(king, color, square));
+                if old != Some(view) {
+                    self.refresh_perspective(network, ply, after, color);
+                    continue;
+                }
             }
             let (below, above) = self.values.split_at_mut(2 * ply * hidden);
-            let parent = &below[2 * (ply - 1) * hidden..];
             let offset = color as usize * hidden;
+            let parent = &below[2 * (ply - 1) * hidden + offset..][..hidden];
             let entry = &mut above[offset..offset + hidden];
-            let rows = |pieces: &[(shakmaty::Piece, shakmaty::Square)]| {
-                pieces
-                    .iter()
-                    .map(|&(piece, square)| {
-                        let input = view.index(piece, square);
-                        &network.feature_weights[input * hidden..(input + 1) * hidden]
-                    })
-                    .collect::<arrayvec::ArrayVec<&[i16], 4>>()
+            let row = |&(piece, square): &(Piece, Square)| {
+                let input = view.index(piece, square);
+                &network.feature_weights[input * hidden..(input + 1) * hidden]
             };
+            let mut added: [&[i16]; 2] = [&[], &[]];
+            for (slot, piece) in added.iter_mut().zip(delta.added()) {
+                *slot = row(piece);
+            }
+            let mut removed: [&[i16]; 2] = [&[], &[]];
+            for (slot, piece) in removed.iter_mut().zip(delta.removed()) {
+                *slot = row(piece);
+            }
             // One pass: entry = parent + rows added - rows removed.
             simd::update(
                 network.isa(),
                 entry,
-                &parent[offset..offset + hidden],
-                &rows(&delta.added),
-                &rows(&delta.removed),
+                parent,
+                &added[..delta.added().len()],
+                &removed[..delta.removed().len()],
             );
         }
     }
@@ -157,9 +169,7 @@ impl Accumulators {
 
     fn output(&self, network: &Network, ply: usize, board: &shakmaty::Chess) -> i32 {
         let turn = board.turn();
-        let bucket = network
-            .architecture()
-            .bucket(board.board().occupied().count());
+        let bucket = network.bucket(board.board().occupied().count());
         network.output(self.entry(ply, turn), self.entry(ply, !turn), bucket)
     }
 }

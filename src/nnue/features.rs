@@ -15,7 +15,7 @@
 //! input of that perspective, so its accumulator is computed again from scratch
 //! ([`super::Accumulators`]).
 
-use shakmaty::{Board, Color, Piece, Square};
+use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
 
 /// Inputs per perspective and king bucket: 2 sides x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
@@ -159,40 +159,119 @@ pub fn active(
         .map(move |(square, piece)| view.index(piece, square))
 }
 
-/// What changed on the board between two positions: inputs switched on and off, each given as
-/// (piece, square). A move changes at most 4 (castling, a capture with promotion).
-#[derive(Default, Debug, Clone)]
+/// What a move changes on the board: inputs switched on and off, each given as (piece,
+/// square). A move switches at most two on (castling) and two off (castling, a capture).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Delta {
-    pub added: arrayvec::ArrayVec<(Piece, Square), 4>,
-    pub removed: arrayvec::ArrayVec<(Piece, Square), 4>,
+    pieces: [(Piece, Square); 4],
+    /// `pieces[..added]` are switched on...
+    added: u8,
+    /// ...and `pieces[2..2 + removed]` off.
+    removed: u8,
 }
 
 impl Delta {
-    /// The pieces that differ between `before` and `after`, or `None` when more than four
-    /// squares changed on either side (then the caller refreshes from scratch).
-    pub fn between(before: &Board, after: &Board) -> Option<Delta> {
-        let mut delta = Delta::default();
-        for color in Color::ALL {
-            for role in shakmaty::Role::ALL {
-                let piece = Piece { color, role };
-                let was = before.by_piece(piece);
-                let is = after.by_piece(piece);
-                for square in was & !is {
-                    delta.removed.try_push((piece, square)).ok()?;
-                }
-                for square in is & !was {
-                    delta.added.try_push((piece, square)).ok()?;
+    /// Nothing changed (a null move).
+    pub const NONE: Delta = Delta {
+        pieces: [(
+            Piece {
+                color: Color::White,
+                role: shakmaty::Role::Pawn,
+            },
+            Square::A1,
+        ); 4],
+        added: 0,
+        removed: 0,
+    };
+
+    fn on(&mut self, piece: Piece, square: Square) {
+        self.pieces[usize::from(self.added)] = (piece, square);
+        self.added += 1;
+    }
+
+    fn off(&mut self, piece: Piece, square: Square) {
+        self.pieces[2 + usize::from(self.removed)] = (piece, square);
+        self.removed += 1;
+    }
+
+    /// What `mover` playing `m` changes, or `None` for a move that adds a piece from outside
+    /// the board (`Move::Put`, never in chess; the caller computes from scratch).
+    #[inline]
+    pub fn of_move(mover: Color, m: Move) -> Option<Delta> {
+        let ours = |role| Piece { color: mover, role };
+        let theirs = |role| Piece {
+            color: !mover,
+            role,
+        };
+        let mut delta = Delta::NONE;
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                delta.off(ours(role), from);
+                delta.on(ours(promotion.unwrap_or(role)), to);
+                if let Some(captured) = capture {
+                    delta.off(theirs(captured), to);
                 }
             }
+            Move::EnPassant { from, to } => {
+                delta.off(ours(Role::Pawn), from);
+                delta.on(ours(Role::Pawn), to);
+                delta.off(
+                    theirs(Role::Pawn),
+                    Square::from_coords(to.file(), from.rank()),
+                );
+            }
+            Move::Castle { king, rook } => {
+                let side = if rook < king {
+                    CastlingSide::QueenSide
+                } else {
+                    CastlingSide::KingSide
+                };
+                // In Chess960 a piece may end where one started: its row is added and
+                // subtracted, which leaves the sum as it should be.
+                delta.off(ours(Role::King), king);
+                delta.off(ours(Role::Rook), rook);
+                delta.on(ours(Role::King), side.king_to(mover));
+                delta.on(ours(Role::Rook), side.rook_to(mover));
+            }
+            Move::Put { .. } => return None,
         }
         Some(delta)
+    }
+
+    /// The pieces switched on.
+    #[inline]
+    pub fn added(&self) -> &[(Piece, Square)] {
+        &self.pieces[..usize::from(self.added)]
+    }
+
+    /// The pieces switched off.
+    #[inline]
+    pub fn removed(&self) -> &[(Piece, Square)] {
+        &self.pieces[2..2 + usize::from(self.removed)]
+    }
+
+    /// Whether the king of `color` moved (its view may have changed).
+    #[inline]
+    pub fn moves_king(&self, color: Color) -> bool {
+        self.added().iter().any(|(piece, _)| {
+            *piece
+                == Piece {
+                    color,
+                    role: Role::King,
+                }
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::Role;
 
     /// The input of `piece` on `square` seen from `perspective` in the plain layout.
     fn index(perspective: Color, piece: Piece, square: Square) -> usize {
@@ -263,6 +342,114 @@ mod tests {
             white.index(piece(Color::White, Role::King), Square::G1),
             5 * 64 + 1
         );
+    }
+
+    /// The net change of every (piece, square) between two boards: +1 on, -1 off.
+    fn board_difference(before: &Board, after: &Board) -> Vec<(Piece, Square, i32)> {
+        let mut changes = Vec::new();
+        for square in Square::ALL {
+            let (was, is) = (before.piece_at(square), after.piece_at(square));
+            if was != is {
+                changes.extend(was.map(|piece| (piece, square, -1)));
+                changes.extend(is.map(|piece| (piece, square, 1)));
+            }
+        }
+        changes.sort_by_key(|&(piece, square, sign)| {
+            (square as u8, piece.color as u8, piece.role as u8, sign)
+        });
+        changes
+    }
+
+    /// [`Delta`]'s pieces, what cancels out removed, in [`board_difference`]'s order.
+    fn net(delta: &Delta) -> Vec<(Piece, Square, i32)> {
+        let mut changes: Vec<(Piece, Square, i32)> = Vec::new();
+        let signed = delta.added().iter().map(|&(p, s)| (p, s, 1));
+        for (piece, square, sign) in signed.chain(delta.removed().iter().map(|&(p, s)| (p, s, -1)))
+        {
+            match changes
+                .iter()
+                .position(|&(p, s, _)| p == piece && s == square)
+            {
+                Some(i) if changes[i].2 == -sign => {
+                    changes.remove(i);
+                }
+                _ => changes.push((piece, square, sign)),
+            }
+        }
+        changes.sort_by_key(|&(piece, square, sign)| {
+            (square as u8, piece.color as u8, piece.role as u8, sign)
+        });
+        changes
+    }
+
+    #[test]
+    fn a_moves_delta_is_what_changes_on_the_board() {
+        use shakmaty::fen::Fen;
+        use shakmaty::{CastlingMode, Chess, Position as _};
+        let positions = [
+            // Castling both ways for both sides, en passant, promotions with and without a capture.
+            (
+                "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+                CastlingMode::Standard,
+            ),
+            ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", CastlingMode::Standard),
+            ("4k3/8/8/8/3Pp3/8/8/4K3 b - d3 0 2", CastlingMode::Standard),
+            (
+                "1n2k3/P7/8/8/8/8/1p6/R3K3 w Q - 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "1n2k3/P7/8/8/8/8/1p6/R3K3 b Q - 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                CastlingMode::Standard,
+            ),
+            // Chess960: the king castles onto the rook's square, or stays where it is.
+            (
+                "1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1",
+                CastlingMode::Chess960,
+            ),
+            ("rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1", CastlingMode::Chess960),
+            (
+                "2r1k2r/8/8/8/8/8/8/2R1K2R w CHch - 0 1",
+                CastlingMode::Chess960,
+            ),
+        ];
+        let mut castles = 0;
+        for (fen, mode) in positions {
+            let board: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(mode)
+                .unwrap_or_else(|error| panic!("{fen}: {error}"));
+            for m in board.legal_moves() {
+                castles += usize::from(m.is_castle());
+                let mut after = board.clone();
+                after.play_unchecked(m);
+                let delta = Delta::of_move(board.turn(), m).expect("a chess move");
+                assert_eq!(
+                    net(&delta),
+                    board_difference(board.board(), after.board()),
+                    "{fen}: {m}"
+                );
+                for color in Color::ALL {
+                    if !delta.moves_king(color) {
+                        assert_eq!(
+                            board.board().king_of(color),
+                            after.board().king_of(color),
+                            "{fen}: {m}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(castles >= 8, "only {castles} castling moves checked");
     }
 
     #[test]

@@ -94,6 +94,8 @@ pub struct Network {
     hash: u64,
     /// The instruction set inference uses: the widest this processor has ([`Isa::detect`]).
     isa: Isa,
+    /// [`Architecture::bucket`] of every piece count, 0 to 32, looked up instead of divided.
+    buckets_by_pieces: [u8; 33],
 }
 
 fn read_u32(bytes: &[u8], offset: usize) -> u32 {
@@ -220,6 +222,7 @@ impl Network {
             output_bias,
             hash,
             isa: Isa::detect(),
+            buckets_by_pieces: std::array::from_fn(|pieces| architecture.bucket(pieces) as u8),
         };
         network.check_range()?;
         Ok(network)
@@ -326,6 +329,7 @@ impl Network {
             output_bias,
             hash: 0,
             isa: Isa::Portable,
+            buckets_by_pieces: [0; 33],
         };
         // One path for every check: through the bytes.
         Network::from_bytes(&network.to_bytes())
@@ -379,29 +383,36 @@ impl Network {
         let weights = &self.output_weights[bucket * 2 * hidden..(bucket + 1) * 2 * hidden];
         let (ours, theirs) = weights.split_at(hidden);
         let qa = a.qa as i16;
-        // The output layer's sum over both halves of the hidden layer, in units of `QA x QB`.
-        let sum = match a.activation {
-            Activation::ClippedRelu => {
-                let dot = |values, weights| {
-                    simd::dot(self.isa, simd::Activation::Clipped, values, weights, qa)
-                };
-                dot(us, ours) + dot(them, theirs)
-            }
-            Activation::SquaredClippedRelu => {
-                let dot = |values, weights| {
-                    simd::dot(
-                        self.isa,
-                        simd::Activation::SquaredClipped,
-                        values,
-                        weights,
-                        qa,
-                    )
-                };
-                (dot(us, ours) + dot(them, theirs)) / i64::from(a.qa)
-            }
+        let activation = match a.activation {
+            Activation::ClippedRelu => simd::Activation::Clipped,
+            Activation::SquaredClippedRelu => simd::Activation::SquaredClipped,
         };
-        let output = sum + i64::from(self.output_bias[bucket]);
-        (output * i64::from(a.scale) / i64::from(a.qa * a.qb)) as i32
+        // The output layer's sum over both halves of the hidden layer: in units of `QA x QB`,
+        // or of `QA x QA x QB` for the squared activation, divided by `QA` once here.
+        let dots = simd::dot(self.isa, activation, us, ours, qa)
+            + simd::dot(self.isa, activation, them, theirs, qa);
+        let bias = i64::from(self.output_bias[bucket]);
+        // The usual scales as constants, so that the divisions compile to multiplications; the
+        // same integer arithmetic either way.
+        match (a.activation, a.qa, a.qb, a.scale) {
+            (Activation::SquaredClippedRelu, 255, 128, 400) => {
+                ((dots / 255 + bias) * 400 / (255 * 128)) as i32
+            }
+            (Activation::SquaredClippedRelu, ..) => {
+                ((dots / i64::from(a.qa) + bias) * i64::from(a.scale) / i64::from(a.qa * a.qb))
+                    as i32
+            }
+            (Activation::ClippedRelu, ..) => {
+                ((dots + bias) * i64::from(a.scale) / i64::from(a.qa * a.qb)) as i32
+            }
+        }
+    }
+
+    /// The output bucket of a position with `pieces` pieces on the board (kings included): the
+    /// architecture's [`Architecture::bucket`], looked up.
+    #[inline]
+    pub fn bucket(&self, pieces: usize) -> usize {
+        usize::from(self.buckets_by_pieces[pieces.min(32)])
     }
 }
 
