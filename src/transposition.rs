@@ -1,8 +1,8 @@
 //! The transposition table: a fixed-size array of 16-byte entries addressed by Zobrist key.
 //!
 //! Each entry keeps the full key (so a hit is a real hit, bar a 64-bit collision) and packs the best
-//! move, the score (node-relative for mates, see [`Score::to_tt`]), the depth, the bound and the search
-//! generation into one `u64`. Replacement prefers the current search and deeper results.
+//! move, the score (node-relative for mates, see [`Score::to_tt`]), the depth, the bound, the search
+//! generation and the static evaluation into one `u64`. Replacement prefers the current search and deeper results.
 //!
 //! The table is shared by the threads of one search without locks: each slot is two atomic words,
 //! the data and the key XOR the data (Hyatt's lockless hashing), so a slot torn by two threads
@@ -74,7 +74,13 @@ pub struct TableEntry {
     pub score: Score,
     pub depth: i32,
     pub bound: Bound,
+    /// The position's static evaluation as the search computed it (before the 50-move rule's
+    /// damping, which depends on the clock the key does not hold), if it was.
+    pub eval: Option<i32>,
 }
+
+/// The stored evaluation's bits meaning "none": `i16::MIN`, never a stored value.
+const NO_EVAL: u16 = i16::MIN as u16;
 
 /// One table slot: the key XOR the data, and the data. All-zero bytes are a valid empty slot (the
 /// table is allocated zeroed).
@@ -169,12 +175,26 @@ impl TranspositionTable {
             score: Score::from_i16((data >> 16) as u16 as i16),
             depth: ((data >> 32) & 0xff) as i32,
             bound,
+            eval: match (data >> 48) as u16 {
+                NO_EVAL => None,
+                bits => Some(i32::from(bits as i16)),
+            },
         })
     }
 
-    /// Stores a result; `score` must already be node-relative.
+    /// Stores a result; `score` must already be node-relative. `eval` is the position's static
+    /// evaluation when the search computed it (kept only within `i16`, less its minimum); without
+    /// it, one already stored for the same position stays.
     #[inline]
-    pub fn store(&self, key: u64, best_move: PackedMove, score: Score, depth: i32, bound: Bound) {
+    pub fn store(
+        &self,
+        key: u64,
+        best_move: PackedMove,
+        score: Score,
+        depth: i32,
+        bound: Bound,
+        eval: Option<i32>,
+    ) {
         let index = self.index(key);
         let slot = &self.slots[index];
         let (old_key, old_data) = slot.load();
@@ -195,6 +215,11 @@ impl TranspositionTable {
         } else {
             best_move
         };
+        let eval_bits = match eval.and_then(|value| i16::try_from(value).ok()) {
+            Some(value) if value != i16::MIN => value as u16,
+            _ if same_position && old_data != 0 => (old_data >> 48) as u16,
+            _ => NO_EVAL,
+        };
         let bound_bits: u64 = match bound {
             Bound::Exact => 1,
             Bound::Lower => 2,
@@ -204,7 +229,8 @@ impl TranspositionTable {
             | (score.to_i16() as u16 as u64) << 16
             | (depth.clamp(0, 255) as u64) << 32
             | bound_bits << 40
-            | (self.generation as u64) << 42;
+            | (self.generation as u64) << 42
+            | (eval_bits as u64) << 48;
         slot.save(key, data);
     }
 
@@ -259,13 +285,46 @@ mod tests {
             promotion: Some(Role::Knight),
         };
         let score = Score::mate_in(7).to_tt(4);
-        table.store(0xdead_beef, PackedMove::new(m), score, 9, Bound::Lower);
+        table.store(
+            0xdead_beef,
+            PackedMove::new(m),
+            score,
+            9,
+            Bound::Lower,
+            Some(-123),
+        );
         let entry = table.probe(0xdead_beef).unwrap();
         assert_eq!(entry.best_move, PackedMove::new(m));
         assert_eq!(entry.score.from_tt(4), Score::mate_in(7));
         assert_eq!(entry.depth, 9);
         assert_eq!(entry.bound, Bound::Lower);
-        assert!(table.probe(0xdead_bef0).is_none());
+        assert_eq!(entry.eval, Some(-123));
+        // A result without an evaluation keeps the one stored for the same position...
+        table.store(0xdead_beef, PackedMove::NONE, score, 10, Bound::Upper, None);
+        let entry = table.probe(0xdead_beef).unwrap();
+        assert_eq!((entry.eval, entry.depth), (Some(-123), 10));
+        // ...but not another position's, and one outside `i16` is not kept.
+        table.store(0xdead_bef0, PackedMove::NONE, score, 1, Bound::Exact, None);
+        assert_eq!(table.probe(0xdead_bef0).unwrap().eval, None);
+        table.store(
+            0xdead_bef0,
+            PackedMove::NONE,
+            score,
+            1,
+            Bound::Exact,
+            Some(40_000),
+        );
+        assert_eq!(table.probe(0xdead_bef0).unwrap().eval, None);
+        table.store(
+            0xdead_bef0,
+            PackedMove::NONE,
+            score,
+            1,
+            Bound::Exact,
+            Some(-32_767),
+        );
+        assert_eq!(table.probe(0xdead_bef0).unwrap().eval, Some(-32_767));
+        assert!(table.probe(0xdead_bef1).is_none());
         assert!(table.hashfull() <= 1000);
         table.clear();
         assert!(table.probe(0xdead_beef).is_none());

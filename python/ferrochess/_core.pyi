@@ -113,7 +113,8 @@ class _SearchStats(TypedDict):
     tt_hits: int
     """Transposition table probes that found the position."""
     evaluations: int
-    """Static evaluations computed (by the network or the hand-crafted evaluation)."""
+    """Static evaluations computed (by the network or the hand-crafted evaluation); those the
+    transposition table remembered are not computed again."""
 
 class _SearchInfo(TypedDict):
     """A search result, also passed to the callback after every completed iteration."""

@@ -20,7 +20,7 @@ use shakmaty::{Move, Position as _};
 
 /// The largest evaluation a network may give, in centipawns: well inside the ordinary scores
 /// (tablebase wins start at 20,000 less the longest line).
-const MAX_NETWORK_CP: i32 = 15_000;
+pub(super) const MAX_NETWORK_CP: i32 = 15_000;
 
 /// What the threads of one search share besides the transposition table.
 #[derive(Default)]
@@ -207,13 +207,29 @@ impl Context<'_> {
     /// its 100th half-move), so the search prefers progress to shuffling in a won position.
     #[inline]
     pub(super) fn evaluate(&mut self) -> Score {
+        let value = self.static_value(None);
+        self.damped(value)
+    }
+
+    /// The evaluation before the 50-move damping, in centipawns: `cached` when the table
+    /// remembers it for this position (the same value: the position is the same), else computed.
+    #[inline]
+    pub(super) fn static_value(&mut self, cached: Option<i32>) -> i32 {
+        if let Some(value) = cached {
+            return value;
+        }
         self.stats.evaluations += 1;
-        let value = match &mut self.network {
+        match &mut self.network {
             Some((network, accumulators)) => accumulators
                 .evaluate(network, self.position)
                 .clamp(-MAX_NETWORK_CP, MAX_NETWORK_CP),
             None => eval::evaluate(self.position.board()).value(),
-        };
+        }
+    }
+
+    /// `value` shrunk as the 50-move rule nears (with the selective search on), as a score.
+    #[inline]
+    pub(super) fn damped(&self, value: i32) -> Score {
         if !self.switches.selective() {
             return Score::centipawns(value);
         }

@@ -270,7 +270,7 @@ impl Context<'_> {
             let key = self.position.key();
             let packed = PackedMove::new(line[0]);
             self.table
-                .store(key, packed, score.to_tt(0), depth, Bound::Exact);
+                .store(key, packed, score.to_tt(0), depth, Bound::Exact, None);
         }
         best
     }

@@ -221,3 +221,55 @@ pub fn select_move_observed<S: AsRef<str>>(
     };
     searcher.think(&mut position, &request, &StopFlag::new(), observer)
 }
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::Position as _;
+
+    use super::*;
+    use crate::nnue::default_network;
+
+    /// The evaluations the table remembers are the ones computing them again gives (undamped),
+    /// with either evaluation, so reading them back changes nothing but the time.
+    #[test]
+    fn the_tables_remembered_evaluations_equal_fresh_ones() {
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10";
+        for evaluation in [Evaluation::Classic, Evaluation::Network(default_network())] {
+            let mut searcher = Searcher::new(16).unwrap();
+            searcher.set_evaluation(evaluation.clone());
+            let mut position = Position::from_fen(fen).unwrap();
+            let request = SearchRequest::depth(6);
+            searcher
+                .think(&mut position, &request, &StopFlag::new(), &mut Silent)
+                .unwrap();
+            // Positions one and two plies from the root.
+            let mut checked = 0;
+            let root = position.board().clone();
+            for first in root.legal_moves() {
+                let mut child = root.clone();
+                child.play_unchecked(first);
+                let grandchildren = child.legal_moves().into_iter().map(|second| {
+                    let mut grandchild = child.clone();
+                    grandchild.play_unchecked(second);
+                    grandchild
+                });
+                for board in std::iter::once(child.clone()).chain(grandchildren) {
+                    let key = crate::position::polyglot_key(&board);
+                    let Some(remembered) = searcher.table.probe(key).and_then(|entry| entry.eval)
+                    else {
+                        continue;
+                    };
+                    let fresh = match &evaluation {
+                        Evaluation::Classic => crate::eval::evaluate(&board).value(),
+                        Evaluation::Network(network) => network
+                            .evaluate(&board)
+                            .clamp(-context::MAX_NETWORK_CP, context::MAX_NETWORK_CP),
+                    };
+                    assert_eq!(remembered, fresh, "{evaluation:?}: {}", board.board());
+                    checked += 1;
+                }
+            }
+            assert!(checked > 50, "only {checked} remembered evaluations found");
+        }
+    }
+}

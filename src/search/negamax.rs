@@ -146,8 +146,14 @@ impl Context<'_> {
             && let Some(score) = self.probe_tablebase(ply)
         {
             if self.switches.transposition_table {
-                self.table
-                    .store(key, PackedMove::NONE, score.to_tt(ply), depth, Bound::Exact);
+                self.table.store(
+                    key,
+                    PackedMove::NONE,
+                    score.to_tt(ply),
+                    depth,
+                    Bound::Exact,
+                    None,
+                );
             }
             return score;
         }
@@ -164,11 +170,14 @@ impl Context<'_> {
         // score whose bound lies beyond it is a better estimate still. (Issue 19's bundle.)
         let alpha_beta = self.switches.alpha_beta;
         let pv_node = beta.value() - alpha.value() > 1;
-        let raw_eval = if in_check || !selective {
+        // The table remembers the evaluation of a position searched before (undamped: the clock
+        // is not in the key), which spares computing it again.
+        let static_value = if in_check || !selective {
             None
         } else {
-            Some(self.evaluate())
+            Some(self.static_value(entry.and_then(|entry| entry.eval)))
         };
+        let raw_eval = static_value.map(|value| self.damped(value));
         let corrected_eval = raw_eval.map(|raw| self.corrected(raw));
         self.frames[ply].eval = corrected_eval;
         let improving = corrected_eval.is_some_and(|eval| {
@@ -475,8 +484,14 @@ impl Context<'_> {
         };
         if self.switches.transposition_table && excluded.is_none() {
             let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
-            self.table
-                .store(key, packed, best_score.to_tt(ply), depth, bound);
+            self.table.store(
+                key,
+                packed,
+                best_score.to_tt(ply),
+                depth,
+                bound,
+                static_value,
+            );
         }
         // Step 17. Correction history: when a quiet (or no) best move shows where the static
         // evaluation stood, learn how far it missed in this pawn structure. (Issue 19's bundle.)
@@ -545,6 +560,7 @@ impl Context<'_> {
                         score.to_tt(ply),
                         depth - probcut_reduction() + 1,
                         Bound::Lower,
+                        None,
                     );
                 }
                 return Some(score);

@@ -36,7 +36,12 @@ impl Context<'_> {
         // A stored result whose bound fits ends the node (any depth is deep enough here).
         let use_table = alpha_beta && self.switches.transposition_table;
         let key = self.position.key();
-        if use_table && let Some(entry) = self.table.probe(key) {
+        let entry = if use_table {
+            self.table.probe(key)
+        } else {
+            None
+        };
+        if let Some(entry) = entry {
             self.stats.tt_hits += 1;
             let score = entry.score.from_tt(ply);
             if entry.bound.settles(score, alpha, beta) {
@@ -48,8 +53,12 @@ impl Context<'_> {
         // before generating moves saves the generation at most nodes.
         let mut best_score = -Score::INFINITE;
         let mut stand_pat = -Score::INFINITE;
+        // The evaluation, undamped, for the table: remembered there or computed here.
+        let mut static_value = None;
         if !in_check {
-            stand_pat = self.evaluate();
+            let value = self.static_value(entry.and_then(|entry| entry.eval));
+            static_value = Some(value);
+            stand_pat = self.damped(value);
             if selective {
                 stand_pat = self.corrected(stand_pat);
             }
@@ -132,7 +141,7 @@ impl Context<'_> {
             };
             let packed = best_move.map_or(PackedMove::NONE, PackedMove::new);
             self.table
-                .store(key, packed, best_score.to_tt(ply), 0, bound);
+                .store(key, packed, best_score.to_tt(ply), 0, bound, static_value);
         }
         best_score
     }

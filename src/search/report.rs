@@ -27,7 +27,8 @@ pub struct SearchStats {
     pub cutoffs: u64,
     /// Transposition table probes that found the position.
     pub tt_hits: u64,
-    /// Static evaluations computed (by the network or the hand-crafted evaluation).
+    /// Static evaluations computed (by the network or the hand-crafted evaluation); those the
+    /// transposition table remembered are not computed again.
     pub evaluations: u64,
 }
 
