@@ -91,9 +91,6 @@ pub(super) struct Context<'a> {
     pub(super) tablebase_error: Option<String>,
     /// Best root move of the iteration in progress, for a search stopped during its first iteration.
     pub(super) root_best: Option<(Move, Score)>,
-    /// The nodes each root move's searches took in this search, all iterations (for the time
-    /// management: where the effort went).
-    pub(super) root_move_nodes: Vec<(Move, u64)>,
     pub(super) stats: SearchStats,
     pub(super) observer: &'a mut dyn SearchObserver,
 }
@@ -132,7 +129,6 @@ impl<'a> Context<'a> {
             tablebase_error: None,
             root_restricted: scope.root_restricted,
             root_best: None,
-            root_move_nodes: Vec::new(),
             stats: SearchStats::default(),
             observer,
         }

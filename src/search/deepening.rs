@@ -8,9 +8,7 @@ use super::context::Context;
 use super::mate::MateProofs;
 use super::ordering::PieceTo;
 use super::params::{
-    ASPIRATION_MAX_CP, ASPIRATION_MIN_DEPTH, NODE_FACTOR_MAX, NODE_FACTOR_MIN, NODE_FRACTION_BASE,
-    NODE_FRACTION_MIN_DEPTH, NODE_FRACTION_SCALE, SCORE_DROP_ITERATIONS, SCORE_DROP_MAX_CP,
-    SCORE_DROP_PER_CP, TIME_STABILITY_FACTOR, aspiration_window_cp,
+    ASPIRATION_MAX_CP, ASPIRATION_MIN_DEPTH, TIME_STABILITY_FACTOR, aspiration_window_cp,
 };
 use super::report::{Line, SearchInfo};
 use crate::limits::{MAX_DEPTH, SearchLimits};
@@ -41,9 +39,6 @@ impl Context<'_> {
         // a fixed share of the clock: +40 Elo, 95% +3..+77; measured as in negamax.rs).
         let mut stable_iterations = 0;
         let mut last_best = None;
-        // Each finished iteration's best score, for the score-drop factor.
-        let mut best_scores: Vec<Score> = Vec::new();
-        context.root_move_nodes = root_moves.iter().map(|&m| (m, 0)).collect();
         let mut proofs = MateProofs::default();
         for depth in 1..=max_depth {
             // Short mates proven in full width, which the selective search may not see yet (the
@@ -99,12 +94,9 @@ impl Context<'_> {
                 0
             };
             last_best = Some(best_move);
+            let time_factor =
+                TIME_STABILITY_FACTOR[stable_iterations.min(TIME_STABILITY_FACTOR.len() - 1)];
             let best = info.lines[0].score;
-            best_scores.push(best);
-            let time_factor = TIME_STABILITY_FACTOR
-                [stable_iterations.min(TIME_STABILITY_FACTOR.len() - 1)]
-                * context.node_factor(best_move, depth)
-                * score_drop_factor(&best_scores);
             let mate_found = match (best.kind(), limits.mate) {
                 (ScoreKind::Mate(moves), Some(wanted)) => moves > 0 && moves as u32 <= wanted,
                 _ => false,
@@ -169,23 +161,6 @@ impl Context<'_> {
             line.push(m);
         }
         line
-    }
-
-    /// The time factor of where the search's effort went: see [`NODE_FRACTION_BASE`]. 1 before
-    /// iteration [`NODE_FRACTION_MIN_DEPTH`].
-    fn node_factor(&self, best_move: Move, depth: u32) -> f64 {
-        let total: u64 = self.root_move_nodes.iter().map(|(_, nodes)| nodes).sum();
-        if depth < NODE_FRACTION_MIN_DEPTH || total == 0 {
-            return 1.0;
-        }
-        let best = self
-            .root_move_nodes
-            .iter()
-            .find(|(m, _)| *m == best_move)
-            .map_or(0, |(_, nodes)| *nodes);
-        let fraction = best as f64 / total as f64;
-        ((NODE_FRACTION_BASE - fraction) * NODE_FRACTION_SCALE)
-            .clamp(NODE_FACTOR_MIN, NODE_FACTOR_MAX)
     }
 
     /// [`Context::search_root`] with a full window, or, given the last iteration's score, first
@@ -253,7 +228,6 @@ impl Context<'_> {
             .enumerate()
         {
             self.frames[0].moved = Some(PieceTo::new(self.position.board().turn(), m));
-            let nodes_before = self.nodes;
             self.position.push(m);
             // Principal variation search: after the first move, a null window shows whether a
             // move beats the best so far; only then is it searched with the full window (with
@@ -273,9 +247,6 @@ impl Context<'_> {
                 }
             };
             self.position.pop();
-            if let Some(entry) = self.root_move_nodes.iter_mut().find(|(root, _)| *root == m) {
-                entry.1 += self.nodes - nodes_before;
-            }
             if self.stopped {
                 break;
             }
@@ -305,27 +276,6 @@ impl Context<'_> {
     }
 }
 
-/// The time factor of a falling score (see [`SCORE_DROP_ITERATIONS`]), from each finished
-/// iteration's best score, the last one the current.
-fn score_drop_factor(best_scores: &[Score]) -> f64 {
-    let Some(&now) = best_scores.last() else {
-        return 1.0;
-    };
-    let Some(&before) = best_scores
-        .len()
-        .checked_sub(1 + SCORE_DROP_ITERATIONS)
-        .map(|index| &best_scores[index])
-    else {
-        return 1.0;
-    };
-    let plain = |score: Score| !score.is_mate() && !score.is_tablebase();
-    if !plain(now) || !plain(before) {
-        return 1.0;
-    }
-    let drop = (before.value() - now.value()).clamp(0, SCORE_DROP_MAX_CP);
-    1.0 + SCORE_DROP_PER_CP * f64::from(drop)
-}
-
 /// Whether every move of `line` is legal, each in the position the ones before it reach.
 fn is_legal_line(board: &Chess, line: &[Move]) -> bool {
     let mut board = board.clone();
@@ -336,28 +286,4 @@ fn is_legal_line(board: &Chess, line: &[Move]) -> bool {
         }
         legal
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::score_drop_factor;
-    use crate::score::Score;
-
-    #[test]
-    fn a_falling_score_asks_for_more_time_and_a_rising_one_does_not() {
-        let scores = |values: &[i32]| -> Vec<Score> {
-            values.iter().map(|&cp| Score::centipawns(cp)).collect()
-        };
-        // Too few iterations to compare.
-        assert_eq!(score_drop_factor(&scores(&[50, 10, 0])), 1.0);
-        // Compared with three iterations before: a 20 cp fall, a rise, a fall past the cap.
-        assert_eq!(score_drop_factor(&scores(&[50, 60, 40, 30])), 1.25);
-        assert_eq!(score_drop_factor(&scores(&[0, 60, 40, 30])), 1.0);
-        assert_eq!(score_drop_factor(&scores(&[300, 0, 0, 0, 0])), 1.0);
-        assert_eq!(score_drop_factor(&scores(&[0, 300, 0, 0, -200])), 1.5);
-        // Mate scores say nothing of a drop.
-        let mut mate = scores(&[0, 0, 0]);
-        mate.insert(0, Score::mate_in(5));
-        assert_eq!(score_drop_factor(&mate), 1.0);
-    }
 }

@@ -311,27 +311,6 @@ pub const MOVETIME_MARGIN_MS: u64 = 1;
 /// deciding not to start another iteration.
 pub const TIME_STABILITY_FACTOR: [f64; 5] = [1.6, 1.25, 1.0, 0.85, 0.7];
 
-/// Time management: the share is also scaled by where the search's effort went (Koivisto's idea,
-/// in Ethereal, akimbo and most engines since): with `f` the fraction of the root's nodes, all
-/// iterations so far, that went to the current best move, by `(NODE_FRACTION_BASE - f) *
-/// NODE_FRACTION_SCALE` (akimbo's constants: 1.0 at `f` = 0.76), kept within
-/// [`NODE_FACTOR_MIN`], [`NODE_FACTOR_MAX`]. A move the search hardly questioned is played
-/// sooner; one whose rivals took most of the effort gets more time. From iteration
-/// [`NODE_FRACTION_MIN_DEPTH`] on: earlier ones are too small to say much.
-pub const NODE_FRACTION_BASE: f64 = 1.5;
-pub const NODE_FRACTION_SCALE: f64 = 1.35;
-pub const NODE_FACTOR_MIN: f64 = 0.5;
-pub const NODE_FACTOR_MAX: f64 = 2.0;
-pub const NODE_FRACTION_MIN_DEPTH: u32 = 6;
-
-/// Time management: and by `1 + SCORE_DROP_PER_CP x drop`, where `drop` is how many centipawns
-/// the best line's score fell since [`SCORE_DROP_ITERATIONS`] iterations before, at most
-/// [`SCORE_DROP_MAX_CP`] (1.5 times the share at most): a position turning worse is worth a
-/// longer look. No change for a rising score, or mate and tablebase scores.
-pub const SCORE_DROP_ITERATIONS: usize = 3;
-pub const SCORE_DROP_PER_CP: f64 = 0.0125;
-pub const SCORE_DROP_MAX_CP: i32 = 40;
-
 /// Upper bound of a history score; the update uses "gravity" so values stay within it.
 pub const HISTORY_MAX: i32 = 16_384;
 
