@@ -7,6 +7,8 @@ as `python -m ferrochess_tools.NAME --help`:
   sections of docs/levels.md and BENCHMARKS.md and `docs/levels.png` (`make calibrate`); its Elo
   fit is `elo_fit`, the table and its rendering `level_table`.
 - `match`: a match between two UCI or XBoard engines on a clock, with Elo and an optional SPRT.
+- `spsa`: tunes the search's tunables (`src/search/params.rs`) by SPSA in games of a `tune`
+  build (`make spsa`, docs/tuning.md).
 - `mate_suite`: writes `tests/data/mates.epd`, forced mates from real games, each proven;
   `mate_depth`: how many of them a UCI engine finds at depth 2N - 1.
 - `texel_positions`: quiet positions with their results or Stockfish labels, for the Texel tuner.
