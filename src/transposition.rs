@@ -304,26 +304,14 @@ mod tests {
         let entry = table.probe(0xdead_beef).unwrap();
         assert_eq!((entry.eval, entry.depth), (Some(-123), 10));
         // ...but not another position's, and one outside `i16` is not kept.
-        table.store(0xdead_bef0, PackedMove::NONE, score, 1, Bound::Exact, None);
-        assert_eq!(table.probe(0xdead_bef0).unwrap().eval, None);
-        table.store(
-            0xdead_bef0,
-            PackedMove::NONE,
-            score,
-            1,
-            Bound::Exact,
-            Some(40_000),
-        );
-        assert_eq!(table.probe(0xdead_bef0).unwrap().eval, None);
-        table.store(
-            0xdead_bef0,
-            PackedMove::NONE,
-            score,
-            1,
-            Bound::Exact,
-            Some(-32_767),
-        );
-        assert_eq!(table.probe(0xdead_bef0).unwrap().eval, Some(-32_767));
+        for (given, kept) in [
+            (None, None),
+            (Some(40_000), None),
+            (Some(-32_767), Some(-32_767)),
+        ] {
+            table.store(0xdead_bef0, PackedMove::NONE, score, 1, Bound::Exact, given);
+            assert_eq!(table.probe(0xdead_bef0).unwrap().eval, kept, "{given:?}");
+        }
         assert!(table.probe(0xdead_bef1).is_none());
         assert!(table.hashfull() <= 1000);
         table.clear();
