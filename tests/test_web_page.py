@@ -202,7 +202,8 @@ def test_the_levels_are_named_with_their_elo_and_calibration(play: Page) -> None
         elo = f"~{level.elo}" + (", not yet re-measured" if level.calibration == "stale" else "")
         expected.append(f"{level.number} · {level.name} ({elo})")
     assert shown == expected
-    # the marker shows exactly when the table has a stale level (none since the fourth calibration)
+    # the marker shows exactly when the table has a stale level (every level from the fifth
+    # network on, until `make calibrate` measures them again)
     stale = any(level.calibration == "stale" for level in levels())
     assert any("not yet re-measured" in text for text in shown) == stale
 
@@ -210,13 +211,13 @@ def test_the_levels_are_named_with_their_elo_and_calibration(play: Page) -> None
 
 def test_a_stale_level_is_marked_not_yet_re_measured(page: Page, server: str) -> None:
     """A level whose table row was measured with other settings (here level 4, as the server
-    would say after a change of the search) is shown as not yet re-measured, the others not."""
+    would say after a change of the search) is shown as not yet re-measured, the others (made
+    measured here, whatever the table says today) not."""
 
     def stale_level_4(route: Any) -> None:
         body = route.fetch().json()
         for level in body["levels"]:
-            if level["number"] == 4:
-                level["calibration"] = "stale"
+            level["calibration"] = "stale" if level["number"] == 4 else "measured"
         route.fulfill(json=body)
 
     page.route("**/api/levels", stale_level_4)
