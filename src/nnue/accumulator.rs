@@ -11,7 +11,7 @@
 //! stale entries above the current ply; their keys no longer match, so they are never used. In
 //! debug builds (`cargo test`) every evaluation is checked against a refresh from scratch.
 
-use shakmaty::{Board, Color, Piece, Position as _, Role, Square};
+use shakmaty::{Board, Color, Piece, Position as _, Square};
 
 use super::features::{self, Delta, KingLayout, View};
 use super::network::Network;
@@ -124,16 +124,12 @@ impl Accumulators {
         for color in Color::ALL {
             // Only a king's move can change its side's view (its mirroring or its bucket).
             let view = View::of(king, color, after);
-            if king != KingLayout::Plain && delta.moves_king(color) {
-                let old = delta
-                    .removed()
-                    .iter()
-                    .find(|(piece, _)| piece.role == Role::King && piece.color == color)
-                    .map(|&(_, square)| View::new(king, color, square));
-                if old != Some(view) {
-                    self.refresh_perspective(network, ply, after, color);
-                    continue;
-                }
+            if king != KingLayout::Plain
+                && let Some(from) = delta.king_from(color)
+                && View::new(king, color, from) != view
+            {
+                self.refresh_perspective(network, ply, after, color);
+                continue;
             }
             let (below, above) = self.values.split_at_mut(2 * ply * hidden);
             let offset = color as usize * hidden;

@@ -256,16 +256,13 @@ impl Delta {
         &self.pieces[2..2 + usize::from(self.removed)]
     }
 
-    /// Whether the king of `color` moved (its view may have changed).
+    /// The square the king of `color` left, if this move moved it (its view may have changed).
     #[inline]
-    pub fn moves_king(&self, color: Color) -> bool {
-        self.added().iter().any(|(piece, _)| {
-            *piece
-                == Piece {
-                    color,
-                    role: Role::King,
-                }
-        })
+    pub fn king_from(&self, color: Color) -> Option<Square> {
+        self.removed()
+            .iter()
+            .find(|(piece, _)| piece.role == Role::King && piece.color == color)
+            .map(|&(_, square)| square)
     }
 }
 
@@ -439,7 +436,7 @@ mod tests {
                     "{fen}: {m}"
                 );
                 for color in Color::ALL {
-                    if !delta.moves_king(color) {
+                    if delta.king_from(color).is_none() {
                         assert_eq!(
                             board.board().king_of(color),
                             after.board().king_of(color),
