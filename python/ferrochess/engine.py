@@ -91,7 +91,7 @@ class SearchOptions:
     """The transposition table. Off: never probed nor written."""
     pruning: bool = True
     """The selective search on top of alpha-beta: null-move, ProbCut, reverse futility,
-    futility, late move and static-exchange pruning, late move and internal iterative
+    futility, late move, history and static-exchange pruning, late move and internal iterative
     reductions, singular extensions, the correction history's correction of the static
     evaluation and its shrinking as the 50-move rule nears, static-exchange pruning in the
     quiescence search. Off: alpha-beta without quiescence returns exactly the minimax score,

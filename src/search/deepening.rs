@@ -234,7 +234,7 @@ impl Context<'_> {
             // the null windows inside the tree: +168 Elo, see Step 14c).
             let mut score = None;
             if index > 0 && self.switches.alpha_beta {
-                let probe = -self.negamax(depth - 1, -alpha - 1, -alpha);
+                let probe = -self.negamax(depth - 1, -alpha - 1, -alpha, true);
                 if probe <= alpha || self.stopped {
                     score = Some(probe);
                 }
@@ -243,7 +243,7 @@ impl Context<'_> {
                 Some(score) => score,
                 None => {
                     let (child_alpha, child_beta) = self.child_window(alpha, beta);
-                    -self.negamax(depth - 1, child_alpha, child_beta)
+                    -self.negamax(depth - 1, child_alpha, child_beta, false)
                 }
             };
             self.position.pop();

@@ -14,7 +14,10 @@
 //! (docs/benchmarks-history.md, "The second round"). ProbCut (Step 12b), the null move's larger
 //! reduction far above beta and a ply more of late move reduction when not improving ("issue 19's
 //! third bundle") gained +17 (95% -3..+36) in 400 games at 5 s + 0.05 s
-//! (docs/benchmarks-history.md, "The third round").
+//! (docs/benchmarks-history.md, "The third round"). The capture history, the cut nodes' larger
+//! late move reductions (and after a capture as the table's move) and history pruning ("issue
+//! 37's bundle") gained +30 (95% +3..+57) in 200 games at 5 s + 0.05 s
+//! (docs/benchmarks-history.md, "Issue 37").
 
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position as _, Role};
@@ -22,9 +25,10 @@ use shakmaty::{Chess, Move, Position as _, Role};
 use super::context::Context;
 use super::ordering::{PieceTo, is_quiet, mvv_lva, pick_next, score_moves};
 use super::params::{
-    QUIETS_REMEMBERED, futility_margin_cp, futility_max_depth, history_bonus, iir_min_depth,
-    late_move_reduction, lmp_base_moves, lmp_max_depth, lmr_history_divisor, lmr_min_depth,
-    lmr_min_moves, null_move_base_reduction, null_move_depth_divisor, null_move_eval_divisor_cp,
+    CAPTURES_REMEMBERED, QUIETS_REMEMBERED, futility_margin_cp, futility_max_depth, history_bonus,
+    history_pruning_margin, history_pruning_max_depth, iir_min_depth, late_move_reduction,
+    lmp_base_moves, lmp_max_depth, lmr_cut_node, lmr_history_divisor, lmr_min_depth, lmr_min_moves,
+    null_move_base_reduction, null_move_depth_divisor, null_move_eval_divisor_cp,
     null_move_eval_max_reduction, null_move_min_depth, probcut_margin_cp, probcut_min_depth,
     probcut_reduction, reverse_futility_margin_cp, reverse_futility_max_depth,
     see_capture_margin_cp, see_pruning_max_depth, see_quiet_margin_cp,
@@ -37,8 +41,16 @@ use crate::transposition::{Bound, PackedMove};
 
 impl Context<'_> {
     /// The value of the current position searched `depth` plies deep (plus extensions), within the
-    /// window `alpha..beta`, from the side to move's point of view (fail-soft).
-    pub(super) fn negamax(&mut self, mut depth: i32, mut alpha: Score, mut beta: Score) -> Score {
+    /// window `alpha..beta`, from the side to move's point of view (fail-soft). A `cut_node` is a
+    /// null-window node expected to fail high (a reduced late move, or every other node below
+    /// one): its late moves are reduced more.
+    pub(super) fn negamax(
+        &mut self,
+        mut depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        cut_node: bool,
+    ) -> Score {
         self.debug_check_node(alpha, beta);
         let ply = self.position.ply();
         self.pv.clear(ply);
@@ -237,7 +249,7 @@ impl Context<'_> {
                     .min(null_move_eval_max_reduction());
             self.frames[ply].moved = None;
             self.position.push_null();
-            let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1);
+            let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, false);
             self.position.pop();
             if self.stopped {
                 return Score::DRAW;
@@ -269,7 +281,7 @@ impl Context<'_> {
                 entry.depth > depth - probcut_reduction() && entry.score.from_tt(ply) < probcut_beta
             });
             if !table_disagrees
-                && let Some(score) = self.probcut(depth, probcut_beta, eval, &moves, key)
+                && let Some(score) = self.probcut(depth, cut_node, probcut_beta, eval, &moves, key)
             {
                 return score;
             }
@@ -305,11 +317,18 @@ impl Context<'_> {
                 && ply < 2 * self.root_depth.max(1) as usize
         });
 
+        // A capture as the table's move: the quiet moves are likely worse, and reduced more.
+        let tt_capture = !tt_move.is_none()
+            && moves
+                .iter()
+                .any(|&m| !is_quiet(m) && PackedMove::new(m) == tt_move);
+
         // Step 14. Search each move; a move that reaches beta cuts the node off.
         let original_alpha = alpha;
         let mut best_score = -Score::INFINITE;
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
+        let mut captures_tried: ArrayVec<Move, CAPTURES_REMEMBERED> = ArrayVec::new();
         let mut searched = 0usize;
         for index in 0..moves.len() {
             if self.switches.move_ordering {
@@ -331,6 +350,19 @@ impl Context<'_> {
                 && quiets_tried.len()
                     >= (lmp_base_moves() + depth * depth) as usize / (2 - usize::from(improving))
                 && !best_score.is_mate()
+            {
+                continue;
+            }
+            // Step 14a'. History pruning: at a shallow non-PV node, a quiet move after the first
+            // whose history is bad enough for the depth is skipped (issue 37's bundle).
+            if static_eval.is_some()
+                && !pv_node
+                && quiet
+                && searched > 0
+                && depth <= history_pruning_max_depth()
+                && !best_score.is_mate()
+                && !killers.contains(&Some(m))
+                && self.history.quiet_score(side, m, &previous) < -history_pruning_margin() * depth
             {
                 continue;
             }
@@ -365,7 +397,8 @@ impl Context<'_> {
                 let singular_beta =
                     Score::centipawns(tt_score.value() - singular_margin_cp_per_depth() * depth);
                 self.frames[ply].excluded = Some(m);
-                let score = self.negamax((depth - 1) / 2, singular_beta - 1, singular_beta);
+                let score =
+                    self.negamax((depth - 1) / 2, singular_beta - 1, singular_beta, cut_node);
                 self.frames[ply].excluded = None;
                 self.pv.clear(ply);
                 if self.stopped {
@@ -403,7 +436,7 @@ impl Context<'_> {
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 || !alpha_beta {
                 let (child_alpha, child_beta) = self.child_window(alpha, beta);
-                -self.negamax(new_depth, child_alpha, child_beta)
+                -self.negamax(new_depth, child_alpha, child_beta, !pv_node && !cut_node)
             } else {
                 let reduction = if selective
                     && depth >= lmr_min_depth()
@@ -421,6 +454,14 @@ impl Context<'_> {
                     if !improving {
                         r += 1;
                     }
+                    // At a node expected to fail high, or whose table move is a capture, the
+                    // quiet moves are reduced more (issue 37's bundle).
+                    if cut_node {
+                        r += lmr_cut_node();
+                    }
+                    if tt_capture {
+                        r += 1;
+                    }
                     // A move with a good history is reduced less, a bad one more (issue 19's
                     // bundle).
                     r -= self.history.quiet_score(side, m, &previous) / lmr_history_divisor();
@@ -428,12 +469,17 @@ impl Context<'_> {
                 } else {
                     0
                 };
-                let mut score = -self.negamax(new_depth - reduction, -alpha - 1, -alpha);
+                let mut score = -self.negamax(
+                    new_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    reduction > 0 || !cut_node,
+                );
                 if score > alpha && reduction > 0 && !self.stopped {
-                    score = -self.negamax(new_depth, -alpha - 1, -alpha);
+                    score = -self.negamax(new_depth, -alpha - 1, -alpha, !cut_node);
                 }
                 if score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(new_depth, -beta, -alpha);
+                    score = -self.negamax(new_depth, -beta, -alpha, false);
                 }
                 score
             };
@@ -450,23 +496,32 @@ impl Context<'_> {
                     self.pv.update(ply, m);
                     if score >= beta && alpha_beta {
                         self.stats.cutoffs += 1;
+                        // Step 15. Remember the refutation: a quiet move gets the killer and a
+                        // history bonus, and the quiet moves that did not cut a malus; a capture
+                        // gets a capture history bonus. Either way the captures tried before it
+                        // get a capture history malus (issue 37's bundle).
+                        let bonus = history_bonus(depth);
                         if quiet {
-                            // Step 15. Remember the refutation: killer and history bonus, and a
-                            // history malus for the quiet moves that did not cut.
                             self.killers.add(ply, m);
-                            let bonus = history_bonus(depth);
                             self.history.update(side, m, &previous, bonus);
                             for &tried in &quiets_tried {
                                 self.history.update(side, tried, &previous, -bonus);
                             }
+                        } else {
+                            self.history.update_capture(side, m, bonus);
+                        }
+                        for &tried in &captures_tried {
+                            self.history.update_capture(side, tried, -bonus);
                         }
                         break;
                     }
                 }
             }
+            // Past QUIETS_REMEMBERED quiet moves (CAPTURES_REMEMBERED captures) the malus stops.
             if quiet {
-                // Past QUIETS_REMEMBERED quiet moves the malus stops.
                 let _ = quiets_tried.try_push(m);
+            } else {
+                let _ = captures_tried.try_push(m);
             }
         }
         // Under a singular extension's search, no move left means the other moves are no better
@@ -523,6 +578,7 @@ impl Context<'_> {
     fn probcut(
         &mut self,
         depth: i32,
+        cut_node: bool,
         probcut_beta: Score,
         eval: Score,
         moves: &shakmaty::MoveList,
@@ -546,6 +602,7 @@ impl Context<'_> {
                     depth - probcut_reduction(),
                     -probcut_beta,
                     -probcut_beta + 1,
+                    !cut_node,
                 );
             }
             self.position.pop();

@@ -1,7 +1,8 @@
 //! Move ordering: the transposition table move, then captures that do not lose material (by static
 //! exchange) by MVV-LVA, and queen promotions, then the two killer moves of the ply, then quiet
 //! moves by history (the move's own, and how it fared after the last two moves: continuation
-//! history), then captures that lose material, then underpromotions. The same module keeps the
+//! history), then captures that lose material, then underpromotions. Captures rank by MVV-LVA
+//! and how they fared before (capture history). The same module keeps the
 //! correction history, which learns how far the static evaluation misses in a pawn structure.
 
 use arrayvec::ArrayVec;
@@ -27,6 +28,10 @@ const FIRST_KILLER: i32 = 90_000;
 const SECOND_KILLER: i32 = 89_000;
 // (Quiet moves score their history, at most 3 * HISTORY_MAX either way, between the killers and
 // the losing captures.)
+/// Captures rank by MVV-LVA plus their capture history over this: within ±2,048, two pawns'
+/// worth of victim (`MVV_WEIGHT` times a pawn's 100), so a capture's record reorders captures of
+/// near-equal victims but never puts a pawn taken before a queen.
+const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 /// Captures that lose material by static exchange, plus MVV-LVA.
 const LOSING_CAPTURE: i32 = -200_000;
 /// Promotions to a knight, bishop or rook: last.
@@ -63,15 +68,21 @@ pub type Continuation = [Option<PieceTo>; 2];
 /// Pieces (side and role) times squares: the size of one side of the continuation table.
 const PIECE_SQUARES: usize = 12 * 64;
 
+/// Captured roles the capture history tells apart: none (a queen promotion), then pawn to king.
+const CAPTURED_KINDS: usize = 7;
+
 /// Quiet moves that caused beta cut-offs, kept across the searches of a game: by side and
 /// from/to square (the butterfly history), and by the piece and square of the move one or two
-/// plies before (the continuation history, one table for both distances). Also the correction
+/// plies before (the continuation history, one table for both distances). Captures likewise, by
+/// the piece, its square and the piece it takes (the capture history). Also the correction
 /// history (see [`History::correct`]).
 #[derive(Clone)]
 pub struct History {
     table: Box<[[[i32; 64]; 64]; 2]>,
     /// `[previous piece-square][piece-square]`, flat; i16 keeps it at 1.2 MB.
     continuation: Box<[i16]>,
+    /// `[piece-square][captured role]`, flat.
+    capture: Box<[i16]>,
     /// By side to move and pawn structure: what to add to the static evaluation, in
     /// 1/[`CORRECTION_GRAIN`] centipawns.
     correction: Box<[i32]>,
@@ -82,6 +93,7 @@ impl Default for History {
         History {
             table: Box::new([[[0; 64]; 64]; 2]),
             continuation: vec![0; PIECE_SQUARES * PIECE_SQUARES].into_boxed_slice(),
+            capture: vec![0; PIECE_SQUARES * CAPTURED_KINDS].into_boxed_slice(),
             correction: vec![0; 2 * CORRECTION_SLOTS].into_boxed_slice(),
         }
     }
@@ -141,6 +153,26 @@ impl History {
     }
 
     #[inline]
+    fn capture_index(side: Color, m: Move) -> usize {
+        let captured = m.capture().map_or(0, |role| role as usize);
+        PieceTo::new(side, m).index() * CAPTURED_KINDS + captured
+    }
+
+    /// How good capture (or promotion) `m` of `side` has been, within `±HISTORY_MAX`.
+    #[inline]
+    pub fn capture_score(&self, side: Color, m: Move) -> i32 {
+        i32::from(self.capture[Self::capture_index(side, m)])
+    }
+
+    /// Rewards (positive `bonus`) or punishes (negative) a capture or promotion.
+    #[inline]
+    pub fn update_capture(&mut self, side: Color, m: Move, bonus: i32) {
+        let entry = &mut self.capture[Self::capture_index(side, m)];
+        // Within ±HISTORY_MAX (16,384), so it fits an i16.
+        *entry = apply_bonus(i32::from(*entry), bonus) as i16;
+    }
+
+    #[inline]
     fn correction_index(board: &Board, side: Color) -> usize {
         // A multiplicative hash of the two sides' pawns, its top bits.
         let white = board.by_piece(shakmaty::Piece {
@@ -186,6 +218,7 @@ impl History {
     pub fn clear(&mut self) {
         *self.table = [[[0; 64]; 64]; 2];
         self.continuation.fill(0);
+        self.capture.fill(0);
         self.correction.fill(0);
     }
 }
@@ -255,10 +288,11 @@ pub fn score_moves(
         scores.push(if !tt_move.is_none() && PackedMove::new(m) == tt_move {
             TT_MOVE
         } else if m.is_capture() || m.promotion() == Some(Role::Queen) {
+            let learned = history.capture_score(side, m) / CAPTURE_HISTORY_DIVISOR;
             if loses_material(board, m) {
-                LOSING_CAPTURE + mvv_lva(m)
+                LOSING_CAPTURE + mvv_lva(m) + learned
             } else {
-                GOOD_CAPTURE + mvv_lva(m)
+                GOOD_CAPTURE + mvv_lva(m) + learned
             }
         } else if m.is_promotion() {
             UNDERPROMOTION
@@ -366,6 +400,62 @@ mod tests {
         );
         history.clear();
         assert_eq!(history.quiet_score(Color::White, knight, &after_e5), 0);
+    }
+
+    #[test]
+    fn capture_history_reorders_captures_of_equal_victims_only() {
+        // The knight on c3 takes the pawn on d5, the knight on f3 the pawn on e5 (equal
+        // victims, equal attackers, neither defended), and the rook on a1 the queen on a7.
+        let board: Chess = "4k3/q7/8/3pp3/8/2N2N2/8/R3K3 w - - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let moves = board.legal_moves();
+        let find = |from: Square, to: Square| {
+            *moves
+                .iter()
+                .find(|m| m.from() == Some(from) && m.to() == to)
+                .unwrap()
+        };
+        let (takes_d5, takes_e5, takes_queen) = (
+            find(Square::C3, Square::D5),
+            find(Square::F3, Square::E5),
+            find(Square::A1, Square::A7),
+        );
+        let mut history = History::default();
+        let score = |history: &History, m: Move| {
+            let scores = score_moves(
+                board.board(),
+                &moves,
+                PackedMove::NONE,
+                [None, None],
+                history,
+                Color::White,
+                &[None, None],
+            );
+            scores[moves.iter().position(|&x| x == m).unwrap()]
+        };
+        assert_eq!(score(&history, takes_d5), score(&history, takes_e5));
+        for _ in 0..1_000 {
+            history.update_capture(Color::White, takes_e5, HISTORY_MAX);
+            history.update_capture(Color::White, takes_d5, -HISTORY_MAX);
+        }
+        assert_eq!(history.capture_score(Color::White, takes_e5), HISTORY_MAX);
+        assert_eq!(history.capture_score(Color::White, takes_d5), -HISTORY_MAX);
+        assert_eq!(
+            history.capture_score(Color::Black, takes_e5),
+            0,
+            "the other side"
+        );
+        assert!(score(&history, takes_e5) > score(&history, takes_d5));
+        // However bad its record, the queen's capture stays ahead of a pawn's.
+        for _ in 0..1_000 {
+            history.update_capture(Color::White, takes_queen, -HISTORY_MAX);
+        }
+        assert!(score(&history, takes_queen) > score(&history, takes_e5));
+        history.clear();
+        assert_eq!(history.capture_score(Color::White, takes_e5), 0);
     }
 
     #[test]

@@ -186,6 +186,14 @@ tunables! {
     /// Late move reductions: a quiet move's history (butterfly plus continuation, within
     /// `±3 * HISTORY_MAX`) over this takes a ply off its reduction, or adds one when negative.
     lmr_history_divisor: LMR_HISTORY_DIVISOR = 8_192, 2_048..=32_768, step 512.0;
+    /// Late move reductions: plies more at a cut node (a null-window node expected to fail high).
+    lmr_cut_node: LMR_CUT_NODE = 1, 0..=3, step 0.5;
+
+    /// History pruning: at a non-PV node no deeper than this (plies), a quiet move after the
+    /// first whose history (butterfly plus continuation) is below `-HISTORY_PRUNING_MARGIN` per
+    /// ply of depth is skipped.
+    history_pruning_max_depth: HISTORY_PRUNING_MAX_DEPTH = 3, 1..=6, step 0.5;
+    history_pruning_margin: HISTORY_PRUNING_MARGIN = 2_048, 256..=8_192, step 256.0;
 
     /// Futility pruning: at a non-PV node no deeper than this (plies), a quiet move that gives
     /// no check is skipped when the static evaluation plus [`FUTILITY_MARGIN_CP`] per ply cannot
@@ -339,6 +347,8 @@ pub const FIFTY_MOVE_DAMPING_PLIES: i32 = 200;
 /// Quiet moves per node remembered for the history malus; past them it stops (those moves were
 /// tried last anyway).
 pub const QUIETS_REMEMBERED: usize = 64;
+/// Captures per node remembered for the capture history malus.
+pub const CAPTURES_REMEMBERED: usize = 32;
 
 /// Transposition table size used by the one-shot `select_move`, in megabytes: 2 MB at depth 3,
 /// doubling with each ply up to 16 MB (a shallow search touches few entries, and a large table

@@ -14,7 +14,7 @@ pub struct SearchSwitches {
     /// The transposition table (off: never probed nor stored to).
     pub transposition_table: bool,
     /// Selective search, on top of alpha-beta: null-move, ProbCut, reverse futility, futility,
-    /// late move and static-exchange pruning, late move and internal iterative reductions,
+    /// late move, history and static-exchange pruning, late move and internal iterative reductions,
     /// singular extensions, the correction history's correction of the static evaluation and its
     /// shrinking as the 50-move rule nears, and the quiescence search's
     /// static-exchange pruning. These trade exactness for depth (off, alpha-beta without
