@@ -236,14 +236,21 @@ def run_cell(page: Page, index: int) -> None:
     while JupyterLab is still settling can be lost)."""
     cell = page.locator(".jp-Notebook .jp-CodeCell").nth(index)
     for _attempt in range(RUN_ATTEMPTS):
-        cell.locator(".cm-content").click()
+        try:
+            cell.locator(".cm-content").click(timeout=RUN_WAIT_MS)
+        except playwright_sync.TimeoutError:
+            # Something covers the cell: a dialog of JupyterLab's (seen once, under load) says
+            # what it wants in its text, which the failure below reports.
+            continue
         page.keyboard.press("Control+Enter")
         try:
             cell.locator(".jp-InputPrompt").filter(has_text=STARTED).wait_for(timeout=RUN_WAIT_MS)
             return
         except playwright_sync.TimeoutError:
             continue
-    pytest.fail(f"cell {index} did not start after {RUN_ATTEMPTS} tries")
+    dialogs = page.locator(".jp-Dialog")
+    shown = [dialogs.nth(i).inner_text() for i in range(dialogs.count())]
+    pytest.fail(f"cell {index} did not start after {RUN_ATTEMPTS} tries; dialogs open: {shown!r}")
 
 
 def piece_squares(page: Page, board: int) -> str:
