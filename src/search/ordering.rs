@@ -29,8 +29,9 @@ const SECOND_KILLER: i32 = 89_000;
 // (Quiet moves score their history, at most 3 * HISTORY_MAX either way, between the killers and
 // the losing captures.)
 /// Captures rank by MVV-LVA plus their capture history over this: within ±2,048, two pawns'
-/// worth of victim (`MVV_WEIGHT` times a pawn's 100), so a capture's record reorders captures of
-/// near-equal victims but never puts a pawn taken before a queen.
+/// worth of victim (`MVV_WEIGHT` times a pawn's 100) either way, so two captures' records can
+/// reorder victims up to about four pawns apart (a pawn before a knight, even a rook), never a
+/// pawn before a queen.
 const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 /// Captures that lose material by static exchange, plus MVV-LVA.
 const LOSING_CAPTURE: i32 = -200_000;
@@ -403,7 +404,7 @@ mod tests {
     }
 
     #[test]
-    fn capture_history_reorders_captures_of_equal_victims_only() {
+    fn capture_history_reorders_captures_but_never_a_pawn_before_a_queen() {
         // The knight on c3 takes the pawn on d5, the knight on f3 the pawn on e5 (equal
         // victims, equal attackers, neither defended), and the rook on a1 the queen on a7.
         let board: Chess = "4k3/q7/8/3pp3/8/2N2N2/8/R3K3 w - - 0 1"
