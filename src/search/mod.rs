@@ -11,6 +11,7 @@ mod mate;
 mod negamax;
 pub mod ordering;
 pub mod params;
+mod probcut;
 mod pv;
 mod quiescence;
 mod report;
@@ -18,6 +19,7 @@ mod request;
 pub mod see;
 mod smp;
 mod switches;
+mod tablebase;
 
 use std::sync::Arc;
 use std::time::Instant;

@@ -23,7 +23,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position as _, Role};
 
 use super::context::Context;
-use super::ordering::{PieceTo, is_quiet, mvv_lva, pick_next, score_moves};
+use super::ordering::{PieceTo, is_quiet, pick_next, score_moves};
 use super::params::{
     CAPTURES_REMEMBERED, QUIETS_REMEMBERED, futility_margin_cp, futility_max_depth, history_bonus,
     history_pruning_margin, history_pruning_max_depth, iir_min_depth, late_move_reduction,
@@ -36,7 +36,6 @@ use super::params::{
 };
 use super::see::see;
 use crate::score::{MAX_PLY, Score};
-use crate::tablebase::Wdl;
 use crate::transposition::{Bound, PackedMove};
 
 impl Context<'_> {
@@ -153,7 +152,7 @@ impl Context<'_> {
 
         // Step 8. Endgame tablebases, right after a capture or pawn move (where WDL is exact under
         // the 50-move rule): a win or loss scores in its band below the mates, cursed wins and
-        // blessed losses next to a draw.
+        // blessed losses next to a draw (`tablebase.rs`).
         if excluded.is_none()
             && let Some(score) = self.probe_tablebase(ply)
         {
@@ -266,8 +265,8 @@ impl Context<'_> {
 
         // Step 12b. ProbCut: a capture that wins enough material (static exchange) is searched
         // with a window well above beta, first by the quiescence search, then a few plies
-        // shallower; if it stays above, a full-depth search would beat beta as well. (Issue 19's
-        // third bundle.)
+        // shallower; if it stays above, a full-depth search would beat beta as well
+        // (`probcut.rs`; issue 19's third bundle).
         if let Some(eval) = static_eval
             && !pv_node
             && ply > 0
@@ -317,18 +316,15 @@ impl Context<'_> {
                 && ply < 2 * self.root_depth.max(1) as usize
         });
 
-        // A capture as the table's move: the quiet moves are likely worse, and reduced more.
-        let tt_capture = !tt_move.is_none()
-            && moves
-                .iter()
-                .any(|&m| !is_quiet(m) && PackedMove::new(m) == tt_move);
-
         // Step 14. Search each move; a move that reaches beta cuts the node off.
         let original_alpha = alpha;
         let mut best_score = -Score::INFINITE;
         let mut best_move = None;
         let mut quiets_tried: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
         let mut captures_tried: ArrayVec<Move, CAPTURES_REMEMBERED> = ArrayVec::new();
+        // The table's move is a capture: the quiet moves after it are likely worse, and reduced
+        // more (known once it is searched, first when the moves are ordered).
+        let mut tt_capture = false;
         let mut searched = 0usize;
         for index in 0..moves.len() {
             if self.switches.move_ordering {
@@ -339,6 +335,16 @@ impl Context<'_> {
                 continue;
             }
             let quiet = is_quiet(m);
+            if !quiet && !tt_move.is_none() && PackedMove::new(m) == tt_move {
+                tt_capture = true;
+            }
+            // A quiet move's history (butterfly and continuation), for the pruning and the
+            // reductions below.
+            let quiet_history = if quiet {
+                self.history.quiet_score(side, m, &previous)
+            } else {
+                0
+            };
             // Step 14a. Late move pruning: at a shallow non-PV node, once enough quiet moves
             // have failed, the later ones (ordered last by history) are skipped, half as many
             // when not improving. (With internal iterative reduction, Step 6b: +68 Elo, 95%
@@ -362,7 +368,7 @@ impl Context<'_> {
                 && depth <= history_pruning_max_depth()
                 && !best_score.is_mate()
                 && !killers.contains(&Some(m))
-                && self.history.quiet_score(side, m, &previous) < -history_pruning_margin() * depth
+                && quiet_history < -history_pruning_margin() * depth
             {
                 continue;
             }
@@ -464,7 +470,7 @@ impl Context<'_> {
                     }
                     // A move with a good history is reduced less, a bad one more (issue 19's
                     // bundle).
-                    r -= self.history.quiet_score(side, m, &previous) / lmr_history_divisor();
+                    r -= quiet_history / lmr_history_divisor();
                     r.clamp(0, new_depth - 1)
                 } else {
                     0
@@ -568,91 +574,6 @@ impl Context<'_> {
             );
         }
         best_score
-    }
-
-    /// ProbCut's search (Step 12b): the captures and promotions of `moves` whose static exchange
-    /// gains at least `probcut_beta` less the static evaluation, best first by MVV-LVA, each
-    /// searched with the null window at `probcut_beta`, by the quiescence search and then
-    /// [`PROBCUT_REDUCTION`](super::params::PROBCUT_REDUCTION) plies shallower than `depth`. The first that stays at or above it
-    /// is stored as a lower bound and its score returned.
-    fn probcut(
-        &mut self,
-        depth: i32,
-        cut_node: bool,
-        probcut_beta: Score,
-        eval: Score,
-        moves: &shakmaty::MoveList,
-        key: u64,
-    ) -> Option<Score> {
-        let ply = self.position.ply();
-        let side = self.position.board().turn();
-        let threshold = probcut_beta.value() - eval.value();
-        let mut candidates: ArrayVec<(i32, Move), 256> = moves
-            .iter()
-            .filter(|m| !is_quiet(**m) && see(self.position.board().board(), **m) >= threshold)
-            .map(|&m| (mvv_lva(m), m))
-            .collect();
-        candidates.sort_unstable_by_key(|&(score, _)| std::cmp::Reverse(score));
-        for (_, m) in candidates {
-            self.frames[ply].moved = Some(PieceTo::new(side, m));
-            self.position.push(m);
-            let mut score = -self.quiescence(-probcut_beta, -probcut_beta + 1);
-            if score >= probcut_beta && !self.stopped {
-                score = -self.negamax(
-                    depth - probcut_reduction(),
-                    -probcut_beta,
-                    -probcut_beta + 1,
-                    !cut_node,
-                );
-            }
-            self.position.pop();
-            if self.stopped {
-                return Some(Score::DRAW);
-            }
-            if score >= probcut_beta {
-                if self.switches.transposition_table {
-                    self.table.store(
-                        key,
-                        PackedMove::new(m),
-                        score.to_tt(ply),
-                        depth - probcut_reduction() + 1,
-                        Bound::Lower,
-                        None,
-                    );
-                }
-                return Some(score);
-            }
-        }
-        None
-    }
-
-    /// The tablebase score of the current position when it was just reached by a zeroing move
-    /// (not at the root) and the tables cover it. A table that fails to be read stops the probing
-    /// for the rest of the search and is reported, never raised.
-    fn probe_tablebase(&mut self, ply: usize) -> Option<Score> {
-        let tablebase = self.tablebase?;
-        let board = self.position.board();
-        if ply == 0 || board.halfmoves() != 0 || !tablebase.covers(board) {
-            return None;
-        }
-        match tablebase.wdl(board) {
-            Ok(Some(wdl)) => {
-                self.tbhits += 1;
-                Some(match wdl {
-                    Wdl::Win => Score::tb_win_in(ply),
-                    Wdl::CursedWin => Score::CURSED_WIN,
-                    Wdl::Draw => Score::DRAW,
-                    Wdl::BlessedLoss => Score::BLESSED_LOSS,
-                    Wdl::Loss => Score::tb_loss_in(ply),
-                })
-            }
-            Ok(None) => None,
-            Err(error) => {
-                self.tablebase_error = Some(error.to_string());
-                self.tablebase = None;
-                None
-            }
-        }
     }
 }
 
