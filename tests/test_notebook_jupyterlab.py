@@ -237,20 +237,24 @@ def run_cell(page: Page, index: int) -> None:
     cell = page.locator(".jp-Notebook .jp-CodeCell").nth(index)
     for _attempt in range(RUN_ATTEMPTS):
         try:
-            cell.locator(".cm-content").click(timeout=RUN_WAIT_MS)
+            cell.locator(".cm-content").click()
         except playwright_sync.TimeoutError:
-            # Something covers the cell: a dialog of JupyterLab's (seen once, under load) says
-            # what it wants in its text, which the failure below reports.
-            continue
+            # Something covered the cell for the whole timeout: a dialog of JupyterLab's (seen
+            # once, under load) says what it wants in its text.
+            pytest.fail(f"cell {index} could not be clicked; {open_dialogs(page)}")
         page.keyboard.press("Control+Enter")
         try:
             cell.locator(".jp-InputPrompt").filter(has_text=STARTED).wait_for(timeout=RUN_WAIT_MS)
             return
         except playwright_sync.TimeoutError:
             continue
+    pytest.fail(f"cell {index} did not start after {RUN_ATTEMPTS} tries; {open_dialogs(page)}")
+
+
+def open_dialogs(page: Page) -> str:
+    """The texts of JupyterLab's open dialogs, for a failure's message."""
     dialogs = page.locator(".jp-Dialog")
-    shown = [dialogs.nth(i).inner_text() for i in range(dialogs.count())]
-    pytest.fail(f"cell {index} did not start after {RUN_ATTEMPTS} tries; dialogs open: {shown!r}")
+    return f"dialogs open: {[dialogs.nth(i).inner_text() for i in range(dialogs.count())]!r}"
 
 
 def piece_squares(page: Page, board: int) -> str:
