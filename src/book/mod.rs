@@ -189,7 +189,10 @@ impl Book {
         self.raw_entries(key)
             .filter(|&(_, weight, _)| weight >= minimum_weight)
             .filter_map(|(raw_move, weight, learn)| {
-                let chess_move = *legal.iter().find(|m| encode_move(**m) == raw_move)?;
+                // Bit 15 is no part of the move: python-chess and Stockfish read bits 0-14 only.
+                let chess_move = *legal
+                    .iter()
+                    .find(|m| encode_move(**m) == raw_move & MOVE_BITS)?;
                 Some(BookEntry {
                     key,
                     raw_move,
@@ -201,6 +204,9 @@ impl Book {
             .collect()
     }
 }
+
+/// The bits of an entry's move that hold it (0-14); the 16th is unused by the format.
+const MOVE_BITS: u16 = 0x7FFF;
 
 /// A book's size must be a whole number of entries.
 fn check_size(length: u64) -> Result<(), String> {
@@ -287,6 +293,20 @@ mod tests {
         assert_eq!(crate::position::move_to_uci(entries[0].chess_move), "e2e4");
         assert_eq!((entries[0].weight, entries[0].learn), (7, 3));
         assert!(book.find_all(&start, 8).is_empty());
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn the_unused_top_bit_of_a_move_is_ignored_as_python_chess_does() {
+        let start = parse_fen(START_FEN).unwrap();
+        let key = polyglot_key(&start);
+        let e2e4_high = 0x8000 | (12 << 6 | 28) as u16;
+        let path = write_book("high-bit", &[(key, e2e4_high, 0, 0)]);
+        let book = Book::open(&path).unwrap();
+        let entries = book.find_all(&start, 0);
+        assert_eq!(entries.len(), 1);
+        assert_eq!(crate::position::move_to_uci(entries[0].chess_move), "e2e4");
+        assert_eq!(entries[0].raw_move, e2e4_high);
         std::fs::remove_file(path).unwrap();
     }
 
