@@ -4,7 +4,9 @@
 //! network's accumulators updated move by move, as in the search), and the share of the
 //! search's time that the evaluations take (evaluations per node x time per evaluation / time
 //! per node); and what one network evaluation costs with each instruction set the processor
-//! has (`ferrochess::nnue::simd`), the widest being the one the search uses.
+//! has (`ferrochess::nnue::simd`), the widest being the one the search uses. Last, the two
+//! evaluations' nodes/s in deeper searches (depth 10, three rounds alternating), closer to a
+//! game's than the bench's few milliseconds a position.
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -17,6 +19,11 @@ use ferrochess::position::Position;
 use ferrochess::random::Random;
 use ferrochess::search::{SearchRequest, Searcher, Silent};
 use shakmaty::Position as _;
+
+/// The deeper searches: the bench's positions at this depth...
+const DEEPER_DEPTH: u32 = 10;
+/// ...this many times with each evaluation, alternating.
+const DEEPER_ROUNDS: usize = 3;
 
 /// Nanoseconds per evaluation along random lines (a push, an evaluation, more pushes, pops).
 fn evaluation_cost(evaluation: &Evaluation) -> f64 {
@@ -107,6 +114,24 @@ fn main() {
     println!(
         "network/classic nodes/s: {:.2}",
         rates[0].0 as f64 / rates[1].0 as f64
+    );
+    // The bench's searches are short (a few milliseconds each), where the time a search takes to
+    // start counts; searches as deep as a game's moves reach, alternating the two evaluations
+    // round by round, say more about play.
+    let mut deeper = [(0u64, 0f64); 2];
+    for _round in 0..DEEPER_ROUNDS {
+        for (total, evaluation) in deeper.iter_mut().zip([&network, &Evaluation::Classic]) {
+            let report = ferrochess::bench::run(DEEPER_DEPTH, evaluation)
+                .expect("bench positions are valid");
+            total.0 += report.nodes;
+            total.1 += report.elapsed.as_secs_f64();
+        }
+    }
+    let [network_rate, classic_rate] = deeper.map(|(nodes, seconds)| nodes as f64 / seconds);
+    println!(
+        "deeper: depth {DEEPER_DEPTH}, {DEEPER_ROUNDS} rounds: network nodes/s {network_rate:.0}  \
+         classic nodes/s {classic_rate:.0}  network/classic {:.2}",
+        network_rate / classic_rate
     );
     println!("Bench: {}", rates[0].1);
 }

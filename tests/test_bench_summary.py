@@ -27,6 +27,7 @@ evaluations/node 0.44  evaluation share of time 9%
         classic: Bench    301234  time 0.250 s  nodes/s   1204936  evaluation 300 ns  \
 evaluations/node 0.43  evaluation share of time 13%
 network/classic nodes/s: 0.77
+deeper: depth 10, 3 rounds: network nodes/s 2131392  classic nodes/s 1989382  network/classic 1.07
 Bench: 277923
 """
 
@@ -144,6 +145,8 @@ EXPECTED_TABLE = """\
 | search nodes/s with the network (nn-3922929f3933) vs the hand-crafted evaluation, the bench \
 (42 positions, depth 6; `cargo bench --bench search_bench`) | 926,410 n/s | 1,204,936 n/s \
 | **0.77x** |  |
+| the same, deeper searches (42 positions, depth 10, 3 rounds alternating; the same command) \
+| 2,131,392 n/s | 1,989,382 n/s | **1.07x** | >= 1.1x: not met |
 | perft nodes/s through ferrochess's make-move vs shakmaty's raw perft (2 positions) \
 | 157.9 M n/s | 176.6 M n/s | **0.89x** | (the floor) |
 | perft nodes/s vs python-chess (3 positions) | 190.7 M n/s | 0.92 M n/s | **207x** |  |
@@ -174,6 +177,22 @@ def test_every_benchmark_renders_its_row(tmp_path: Path) -> None:
     saved = json.loads((results / "search_bench.json").read_text(encoding="utf-8"))
     assert saved["bench"] == 277923 and saved["classic"]["nps"] == 1204936
     assert found["search_bench"] == saved
+
+
+def test_a_search_bench_output_without_the_deeper_searches_has_one_row() -> None:
+    older = "\n".join(
+        line for line in SEARCH_BENCH_OUTPUT.splitlines() if not line.startswith("deeper:")
+    )
+    result = bench_summary.parse_search_bench(older)
+    assert result["deeper"] is None
+    assert len(bench_summary.search_bench_rows(result)) == 1
+    deeper = bench_summary.parse_search_bench(SEARCH_BENCH_OUTPUT)["deeper"]
+    assert deeper == {
+        "depth": 10,
+        "rounds": 3,
+        "network_nps": 2131392,
+        "classic_nps": 1989382,
+    }
 
 
 def test_the_line_above_names_date_commit_and_bench(tmp_path: Path) -> None:

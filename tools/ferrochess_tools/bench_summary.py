@@ -94,7 +94,22 @@ def parse_search_bench(text: str) -> dict[str, Any]:
     depth = re.search(r"^depth:\s*(\d+)", text, re.MULTILINE)
     if signature is None or len(evaluations) != 2:
         raise Failed("no `Bench:` line and two evaluation lines in its output")
+    deeper = re.search(
+        r"^deeper: depth (\d+), (\d+) rounds: network nodes/s (\d+)\s+classic nodes/s (\d+)",
+        text,
+        re.MULTILINE,
+    )
     return {
+        "deeper": (
+            {
+                "depth": int(deeper[1]),
+                "rounds": int(deeper[2]),
+                "network_nps": int(deeper[3]),
+                "classic_nps": int(deeper[4]),
+            }
+            if deeper
+            else None
+        ),
         "positions": int(positions[1]) if positions else None,
         "depth": int(depth[1]) if depth else None,
         "network": evaluations[0],
@@ -200,7 +215,7 @@ def compare_stockfish_rows(result: dict[str, Any]) -> list[Row]:
 
 def search_bench_rows(result: dict[str, Any]) -> list[Row]:
     network, classic = result["network"], result["classic"]
-    return [
+    rows = [
         Row(
             f"search nodes/s with the network ({network['name']}) vs the hand-crafted evaluation, "
             f"the bench ({result['positions']} positions, depth {result['depth']}; `cargo bench "
@@ -209,6 +224,19 @@ def search_bench_rows(result: dict[str, Any]) -> list[Row]:
             ratio(network["nps"] / classic["nps"]),
         )
     ]
+    deeper = result.get("deeper")
+    if deeper is not None:
+        value = deeper["network_nps"] / deeper["classic_nps"]
+        rows.append(
+            Row(
+                f"the same, deeper searches ({result['positions']} positions, depth "
+                f"{deeper['depth']}, {deeper['rounds']} rounds alternating; the same command)",
+                *rates(deeper["network_nps"], deeper["classic_nps"]),
+                ratio(value),
+                verdict(">= 1.1x", value >= 1.1),
+            )
+        )
+    return rows
 
 
 def perft_vs_shakmaty_rows(result: dict[str, Any]) -> list[Row]:
