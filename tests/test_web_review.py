@@ -52,10 +52,16 @@ SLOW_REVIEW = {
 """One engine, and a review that would hold it for minutes: only a cancel frees it in time."""
 
 
+REVIEW = {**FAST, "FERROCHESS_REVIEW_NODES": 20_000}
+"""Quick searches, but reviews deep enough to see 6.Bxf7+ Ke7 7.Nd5# before 5...Bxd1: at 5,000
+nodes the 256-wide default still plays Bxd1 itself, and a move the engine would play is no
+blunder."""
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    """The play app with quick searches (browser_helpers.FAST)."""
-    with serve(FAST) as served:
+    """The play app with quick searches and the reviews of ``REVIEW``."""
+    with serve(REVIEW) as served:
         yield served.url
 
 
