@@ -146,7 +146,7 @@ EXPECTED_TABLE = """\
 (42 positions, depth 6; `cargo bench --bench search_bench`) | 926,410 n/s | 1,204,936 n/s \
 | **0.77x** |  |
 | the same, deeper searches (42 positions, depth 10, 3 rounds alternating; the same command) \
-| 2,131,392 n/s | 1,989,382 n/s | **1.07x** | >= 1.1x: not met |
+| 2,131,392 n/s | 1,989,382 n/s | **1.07x** | >= 1.1x at 128 wide: not met |
 | perft nodes/s through ferrochess's make-move vs shakmaty's raw perft (2 positions) \
 | 157.9 M n/s | 176.6 M n/s | **0.89x** | (the floor) |
 | perft nodes/s vs python-chess (3 positions) | 190.7 M n/s | 0.92 M n/s | **207x** |  |

@@ -233,7 +233,7 @@ def search_bench_rows(result: dict[str, Any]) -> list[Row]:
                 f"{deeper['depth']}, {deeper['rounds']} rounds alternating; the same command)",
                 *rates(deeper["network_nps"], deeper["classic_nps"]),
                 ratio(value),
-                verdict(">= 1.1x", value >= 1.1),
+                verdict(">= 1.1x at 128 wide", value >= 1.1),
             )
         )
     return rows
