@@ -335,6 +335,18 @@ impl Network {
         Network::from_bytes(&network.to_bytes())
     }
 
+    /// The quantised parts, as [`Network::from_parts`] takes them: the feature weights
+    /// (`architecture().inputs()` rows of `hidden`), the feature biases, the output weights
+    /// (`buckets` rows of `2 x hidden`) and the output biases (what a trainer starts from).
+    pub fn parts(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
+        (
+            &self.feature_weights,
+            &self.feature_bias,
+            &self.output_weights,
+            &self.output_bias,
+        )
+    }
+
     /// Bucket `bucket`'s output weights (`2N`: the side to move's half, then the other's) and
     /// bias (in units of `QA x QB`).
     pub fn output_layer(&self, bucket: usize) -> (&[i16], i32) {

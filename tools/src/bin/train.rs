@@ -68,6 +68,10 @@ struct Arguments {
     /// Go on from a checkpoint of the same network shape
     #[arg(long, value_name = "STATE")]
     resume: Option<PathBuf>,
+    /// Start from the weights of this network file (of the shape asked for) instead of random
+    /// ones, with a fresh optimiser: to go on training a network on new data
+    #[arg(long, value_name = "NET")]
+    init: Option<PathBuf>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -114,6 +118,7 @@ impl Arguments {
             limit: self.limit.unwrap_or(defaults.limit),
             checkpoint: self.checkpoint,
             resume: self.resume,
+            init: self.init,
             ..defaults
         }
     }

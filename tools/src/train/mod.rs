@@ -114,6 +114,9 @@ pub struct Options {
     /// Where the float state goes after each epoch, to `resume` from.
     pub checkpoint: Option<PathBuf>,
     pub resume: Option<PathBuf>,
+    /// A network file of the same shape to start from instead of random weights (the optimiser
+    /// starts afresh): to go on training a network, the default say, on new data.
+    pub init: Option<PathBuf>,
 }
 
 impl Options {
@@ -139,6 +142,7 @@ impl Options {
             limit: usize::MAX,
             checkpoint: None,
             resume: None,
+            init: None,
         }
     }
 
@@ -165,6 +169,8 @@ impl Options {
             || self.weight_decay < 0.0
         {
             Some("--lr must be positive and --weight-decay not negative".to_string())
+        } else if self.init.is_some() && self.resume.is_some() {
+            Some("--init and --resume: a run starts from one or the other".to_string())
         } else if self.validation_one_in < 2 {
             Some("--validation must be at least 2 (one position in that many is held out)".into())
         } else {
@@ -201,6 +207,17 @@ pub fn train(options: &Options) -> Result<String, Failure> {
 
 fn train_on_this_pool(options: &Options) -> Result<String, Failure> {
     let started = Instant::now();
+    // The network to start from is read first, so a wrong one is refused before the data loads.
+    let initial = match &options.init {
+        Some(path) => {
+            let network = Network::load(path)?;
+            let trainer = Trainer::from_network(options.shape, &network, options.threads)
+                .map_err(|reason| format!("--init {}: {reason}", path.display()))?;
+            eprintln!("starting from {} ({})", path.display(), network.name());
+            Some((trainer, network.name()))
+        }
+        None => None,
+    };
     let data = load(options)?;
     let (train, validation) = (&data.train, &data.validation);
     eprintln!(
@@ -210,7 +227,13 @@ fn train_on_this_pool(options: &Options) -> Result<String, Failure> {
         started.elapsed().as_secs_f64()
     );
     let table = Inputs::new(options.shape.king);
-    let mut trainer = Trainer::new(options.shape, options.seed, options.threads);
+    let (mut trainer, started_from) = match initial {
+        Some((trainer, name)) => (trainer, format!(", from {name}")),
+        None => (
+            Trainer::new(options.shape, options.seed, options.threads),
+            String::new(),
+        ),
+    };
     if let Some(path) = &options.resume {
         read_checkpoint(&mut trainer, path)?;
         eprintln!(
@@ -275,7 +298,8 @@ fn train_on_this_pool(options: &Options) -> Result<String, Failure> {
     let shape = options.shape;
     Ok(format!(
         "{} | data: {} | {} train, {} validation positions | hidden {}, buckets {}, {} | \
-         epochs {}, wdl {}, lr {} (cosine to {}%), batch {}, weight decay {}, seed {}, threads {} | \
+         epochs {}{started_from}, wdl {}, lr {} (cosine to {}%), batch {}, weight decay {}, seed {}, \
+         threads {} | \
          loss: train {train_loss:.6}, validation {float_loss:.6} (quantised {quantised_loss:.6}, \
          {mean_difference:.2} cp mean difference) | {:.1} s",
         network.name(),
@@ -389,5 +413,123 @@ mod testing {
             .iter_mut()
             .for_each(|b| *b = random.uniform(0.5));
         trainer
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use ferrochess::nnue::Activation;
+    use ferrochess::nnue::features::KingLayout;
+    use ferrochess::position::parse_fen;
+
+    use super::testing::{FENS, shape, trained_looking};
+    use super::*;
+
+    /// A file in the temporary directory, named for this test and process, removed when dropped.
+    struct Temporary(PathBuf);
+
+    impl Temporary {
+        fn new(name: &str) -> Temporary {
+            Temporary(
+                std::env::temp_dir()
+                    .join(format!("ferrochess_train_{name}_{}", std::process::id())),
+            )
+        }
+    }
+
+    impl Drop for Temporary {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+
+    /// 4,000 lines (two validation blocks, the second held out with `--validation 2`).
+    fn data_file(name: &str) -> Temporary {
+        let file = Temporary::new(name);
+        let lines: String = (0..4000)
+            .map(|line| format!("{} | {} | 0.5\n", FENS[line % FENS.len()], line % 7 * 10))
+            .collect();
+        std::fs::write(&file.0, lines).unwrap();
+        file
+    }
+
+    #[test]
+    fn a_run_started_from_a_network_goes_on_from_its_weights() {
+        let shape = shape(KingLayout::Mirrored, Activation::SquaredClippedRelu, 32);
+        let start = trained_looking(shape, 7).quantised().unwrap();
+        let (initial, data, output) = (
+            Temporary::new("init.nnue"),
+            data_file("init.txt"),
+            Temporary::new("init_out.nnue"),
+        );
+        std::fs::write(&initial.0, start.to_bytes()).unwrap();
+        let options = Options {
+            output: Some(output.0.clone()),
+            shape,
+            epochs: 1,
+            batch: 1000,
+            rate: 1e-6,
+            threads: 1,
+            validation_one_in: 2,
+            init: Some(initial.0.clone()),
+            ..Options::new(vec![data.0.clone()])
+        };
+        let record = train(&options).unwrap();
+        assert!(
+            record.contains(&format!("epochs 1, from {},", start.name())),
+            "{record}"
+        );
+        // Two steps at a rate of 1e-6 leave the network where it started, within rounding; a
+        // run from random weights (the same seed) lands far from it.
+        let trained = Network::load(&output.0).unwrap();
+        let from_scratch = train(&Options {
+            init: None,
+            ..options.clone()
+        })
+        .unwrap();
+        assert!(!from_scratch.contains("from nn-"), "{from_scratch}");
+        let scratch = Network::load(&output.0).unwrap();
+        for fen in FENS {
+            let board = parse_fen(fen).unwrap();
+            let (before, after) = (start.evaluate(&board), trained.evaluate(&board));
+            assert!((before - after).abs() <= 2, "{fen}: {before} then {after}");
+            assert!((before - scratch.evaluate(&board)).abs() > 2, "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_network_to_start_from_of_another_shape_or_with_a_checkpoint_is_refused() {
+        let theirs = shape(KingLayout::Mirrored, Activation::SquaredClippedRelu, 32);
+        let (initial, data) = (Temporary::new("wrong.nnue"), data_file("wrong.txt"));
+        let network = trained_looking(theirs, 7).quantised().unwrap();
+        std::fs::write(&initial.0, network.to_bytes()).unwrap();
+        let options = Options {
+            shape: Shape {
+                hidden: 64,
+                ..theirs
+            },
+            epochs: 1,
+            threads: 1,
+            validation_one_in: 2,
+            init: Some(initial.0.clone()),
+            ..Options::new(vec![data.0.clone()])
+        };
+        let error = train(&options).unwrap_err().to_string();
+        let expected = format!(
+            "--init {}: {} is 32 wide",
+            initial.0.display(),
+            network.name()
+        );
+        assert!(error.starts_with(&expected), "{error}");
+        let both = Options {
+            resume: Some(PathBuf::from("state")),
+            ..options
+        };
+        assert_eq!(
+            both.check().unwrap_err(),
+            "--init and --resume: a run starts from one or the other"
+        );
     }
 }

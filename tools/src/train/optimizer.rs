@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::data::Sample;
 use super::network::{Inputs, Shape, batch_gradient};
-use super::{FINAL_RATE_SHARE, OUTPUT_WEIGHT_LIMIT, Options, QA, QB, WEIGHT_LIMIT};
+use super::{FINAL_RATE_SHARE, OUTPUT_WEIGHT_LIMIT, Options, QA, QB, SCALE, WEIGHT_LIMIT};
 
 const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
@@ -40,6 +40,52 @@ impl Trainer {
             epochs_done: 0,
             gradients: vec![vec![0.0; count]; threads],
         }
+    }
+
+    /// A trainer that starts from `network`'s weights, its quantised values over their scales
+    /// (which quantise back to the same values), with fresh optimiser moments and no step taken:
+    /// `--init`, to go on training a network on new data. The network must have `shape`.
+    pub(crate) fn from_network(
+        shape: Shape,
+        network: &Network,
+        threads: usize,
+    ) -> Result<Trainer, String> {
+        let theirs = network.architecture();
+        if theirs != shape.architecture() {
+            return Err(format!(
+                "{} is {} wide with {} output buckets, the {:?} king layout, {:?}, scales {}, {} \
+                 and {}; the run asks for {} wide with {} buckets, {:?}, {:?} (QA {QA}, QB {QB}, \
+                 scale {})",
+                network.name(),
+                theirs.hidden,
+                theirs.buckets,
+                theirs.king,
+                theirs.activation,
+                theirs.qa,
+                theirs.qb,
+                theirs.scale,
+                shape.hidden,
+                shape.buckets,
+                shape.king,
+                shape.activation,
+                SCALE,
+            ));
+        }
+        let mut trainer = Trainer::new(shape, 0, threads);
+        let (feature_weights, feature_bias, output_weights, output_bias) = network.parts();
+        let layers = shape.split_mut(&mut trainer.parameters);
+        let scaled = |to: &mut [f32], from: &[i16], scale: i32| {
+            for (parameter, &value) in to.iter_mut().zip(from) {
+                *parameter = f32::from(value) / scale as f32;
+            }
+        };
+        scaled(layers.feature_weights, feature_weights, QA);
+        scaled(layers.feature_bias, feature_bias, QA);
+        scaled(layers.output_weights, output_weights, QB);
+        for (parameter, &value) in layers.output_bias.iter_mut().zip(output_bias) {
+            *parameter = value as f32 / (QA * QB) as f32;
+        }
+        Ok(trainer)
     }
 
     /// One optimiser step on the positions `batch` names; returns their summed loss.
@@ -217,6 +263,52 @@ mod tests {
                     "{activation:?}: {float}, {quantised}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_trainer_started_from_a_network_writes_that_network_back() {
+        for (activation, king) in [
+            (Activation::SquaredClippedRelu, KingLayout::Mirrored),
+            (Activation::ClippedRelu, KingLayout::Mirrored4),
+        ] {
+            let shape = shape(king, activation, 32);
+            let bytes = trained_looking(shape, 5).quantised().unwrap().to_bytes();
+            let network = Network::from_bytes(&bytes).unwrap();
+            let started = Trainer::from_network(shape, &network, 2).unwrap();
+            assert_eq!(started.quantised().unwrap().to_bytes(), bytes);
+            assert_eq!((started.steps, started.epochs_done), (0, 0));
+            assert!(started.first_moment.iter().all(|&m| m == 0.0));
+        }
+        // The compiled-in network too: its weights survive the trip into float and back.
+        let default = ferrochess::nnue::default_network();
+        let architecture = default.architecture();
+        let shape = Shape {
+            king: architecture.king,
+            hidden: architecture.hidden,
+            buckets: architecture.buckets,
+            activation: architecture.activation,
+        };
+        let started = Trainer::from_network(shape, &default, 1).unwrap();
+        assert_eq!(started.quantised().unwrap().to_bytes(), default.to_bytes());
+    }
+
+    #[test]
+    fn a_network_of_another_shape_is_refused_by_name() {
+        let theirs = shape(KingLayout::Mirrored, Activation::SquaredClippedRelu, 32);
+        let network = trained_looking(theirs, 5).quantised().unwrap();
+        for ours in [
+            shape(KingLayout::Mirrored, Activation::SquaredClippedRelu, 64),
+            shape(KingLayout::Plain, Activation::SquaredClippedRelu, 32),
+            shape(KingLayout::Mirrored, Activation::ClippedRelu, 32),
+            Shape {
+                buckets: 4,
+                ..theirs
+            },
+        ] {
+            let error = Trainer::from_network(ours, &network, 1).err().unwrap();
+            assert!(error.starts_with(&network.name()), "{error}");
+            assert!(error.contains("32 wide with 8 output buckets"), "{error}");
         }
     }
 
