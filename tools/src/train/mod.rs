@@ -25,10 +25,11 @@
 //! loader checks).
 //! Initial weights: `W1` uniform in +-1/sqrt(32) (32 active inputs at most, so an accumulator
 //! starts with a spread of about 0.6, inside the activation's range), `w2` uniform in
-//! +-1/sqrt(2N), biases 0. Each batch is split between `--threads` threads, each with its own
-//! gradient buffer (rayon's threads run them); the buffers are summed in a fixed order, so a run
-//! is reproducible bit for bit given the data, the seed and the number of threads. Each epoch visits the training
-//! positions in an order shuffled from the seed and the epoch's number alone, so a run resumed
+//! +-1/sqrt(2N), biases 0; or, with `--init NET`, a network file's weights (its integers over
+//! their scales), with a fresh optimiser. Each batch is split between `--threads` threads, each
+//! with its own gradient buffer (rayon's threads run them); the buffers are summed in a fixed
+//! order, so a run is reproducible bit for bit given the data, the seed and the number of
+//! threads. Each epoch visits the training positions in an order shuffled from the seed and the epoch's number alone, so a run resumed
 //! from a checkpoint goes on exactly as the uninterrupted run would have.
 //!
 //! After each epoch the network is quantised (`QA` 255, `QB` 128, scale 400), checked by
