@@ -29,8 +29,9 @@
 //! their scales), with a fresh optimiser. Each batch is split between `--threads` threads, each
 //! with its own gradient buffer (rayon's threads run them); the buffers are summed in a fixed
 //! order, so a run is reproducible bit for bit given the data, the seed and the number of
-//! threads. Each epoch visits the training positions in an order shuffled from the seed and the epoch's number alone, so a run resumed
-//! from a checkpoint goes on exactly as the uninterrupted run would have.
+//! threads. Each epoch visits the training positions in an order shuffled from the seed and the
+//! epoch's number alone, so a run resumed from a checkpoint goes on exactly as the uninterrupted
+//! run would have.
 //!
 //! After each epoch the network is quantised (`QA` 255, `QB` 128, scale 400), checked by
 //! `Network::from_parts` and written to `--output`; with `--checkpoint` the float weights and the
