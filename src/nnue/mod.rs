@@ -27,7 +27,7 @@ use crate::error::Error;
 
 /// The name of the compiled-in network (`nn-` and its hash's first 12 hex digits), checked by
 /// the tests so that the file and its record in `docs/nnue.md` cannot drift apart.
-pub const DEFAULT_NETWORK_NAME: &str = "nn-acf3410d8be8";
+pub const DEFAULT_NETWORK_NAME: &str = "nn-2ce2517c4f46";
 
 /// The network compiled into the engine (see `docs/nnue.md` for its record).
 static DEFAULT_NETWORK_BYTES: &[u8] = include_bytes!("default.nnue");
