@@ -2,43 +2,43 @@
 //! the levels in games and rewrites this file (benches/README.md, BENCHMARKS.md,
 //! "Level calibration").
 //!
-//! Date: 2026-11-26
-//! Commit: 7665cf9+changes
-//! Bench: 277923
-//! Network: nn-3922929f3933
+//! Date: 2026-11-27
+//! Commit: 0873b5d+changes
+//! Bench: 258406
+//! Network: nn-2ce2517c4f46
 //! Time control: 10+0.1
-//! Anchors: Stockfish 15.1 UCI_Elo 1400, 1500, 1600, 1900, 2000, 2100, 2200, 2300
+//! Anchors: Stockfish 15.1 UCI_Elo 1350, 1400, 1500, 1600, 1900, 2000, 2100
 //! Games: 224
 
 use super::{Check, Measurement, Record};
 
 pub const RECORD: Record = Record {
-    date: "2026-11-26",
-    commit: "7665cf9+changes",
-    bench: Some(277923),
-    network: "nn-3922929f3933",
+    date: "2026-11-27",
+    commit: "0873b5d+changes",
+    bench: Some(258406),
+    network: "nn-2ce2517c4f46",
     time_control: "10+0.1",
-    anchors: "Stockfish 15.1 UCI_Elo 1400, 1500, 1600, 1900, 2000, 2100, 2200, 2300",
+    anchors: "Stockfish 15.1 UCI_Elo 1350, 1400, 1500, 1600, 1900, 2000, 2100",
     games: 224,
-    play_minutes: Some(32),
+    play_minutes: Some(28),
     method: "maximum likelihood, logistic Elo model over all games jointly, Stockfish anchors fixed at their UCI_Elo, draws as half points, 1 virtual draw per pairing; 95% Wald intervals from the observed Fisher information",
-    note: "Levels 1, 2, 3, 4, 5, 6, 7, 8, 10 not in this fit: carried over from the table of 2026-11-25 (commit 29c172f, 10+0.1). Cross-check, fitted unanchored on this scale from games against full strength (compare with their CCRL ratings): Glaurung 2.2 2248 (2068 to 2428, 20 games); Phalanx XXV 2205 (2016 to 2394, 20 games).",
+    note: "Levels 1, 2, 3, 5, 6, 7, 8, 9, 10 not in this fit: carried over from the table of 2026-11-27 (commit 0873b5d, 10+0.1). Cross-check, fitted unanchored on this scale from games against full strength (compare with their CCRL ratings): Glaurung 2.2 2253 (2050 to 2456, 20 games); Phalanx XXV 1984 (1628 to 2341, 20 games).",
 };
 
 pub const CHECKS: [Check; 2] = [
-    Check { asked: 1500, elo: 1471, low: 1382, high: 1559, games: 60 },
-    Check { asked: 2000, elo: 1965, low: 1876, high: 2053, games: 60 },
+    Check { asked: 1500, elo: 1447, low: 1358, high: 1536, games: 60 },
+    Check { asked: 2000, elo: 2000, low: 1912, high: 2088, games: 60 },
 ];
 
 pub const MEASUREMENTS: [Measurement; 10] = [
-    Measurement { number: 1, name: "Beginner", elo: 706, low: Some(553), high: Some(859), games: 100, fingerprint: 0x21009203c43917f7 },
-    Measurement { number: 2, name: "Novice", elo: 894, low: Some(763), high: Some(1026), games: 180, fingerprint: 0x76860827b3dd8f72 },
-    Measurement { number: 3, name: "Casual", elo: 1138, low: Some(1047), high: Some(1229), games: 160, fingerprint: 0x92d8e91d96491828 },
-    Measurement { number: 4, name: "Improver", elo: 1313, low: Some(1241), high: Some(1386), games: 102, fingerprint: 0x2d31a65da21d2394 },
-    Measurement { number: 5, name: "Club", elo: 1487, low: Some(1415), high: Some(1560), games: 104, fingerprint: 0xdfa0c6d532fcc082 },
-    Measurement { number: 6, name: "Strong club", elo: 1637, low: Some(1565), high: Some(1708), games: 104, fingerprint: 0x2e243665014d763f },
-    Measurement { number: 7, name: "Expert", elo: 1798, low: Some(1725), high: Some(1871), games: 104, fingerprint: 0x0f61d9c11919a142 },
-    Measurement { number: 8, name: "Candidate master", elo: 2021, low: Some(1949), high: Some(2094), games: 104, fingerprint: 0x10f3564797c22c2c },
-    Measurement { number: 9, name: "Master", elo: 2164, low: Some(2095), high: Some(2233), games: 104, fingerprint: 0x142cff5ba95121b0 },
-    Measurement { number: 10, name: "Full strength", elo: 2407, low: Some(2334), high: Some(2481), games: 140, fingerprint: 0xbe73bc4057e09f38 },
+    Measurement { number: 1, name: "Beginner", elo: 825, low: Some(674), high: Some(975), games: 100, fingerprint: 0xf05be0e51bf9b7f6 },
+    Measurement { number: 2, name: "Novice", elo: 935, low: Some(802), high: Some(1067), games: 180, fingerprint: 0x625040f187790ec3 },
+    Measurement { number: 3, name: "Casual", elo: 1230, low: Some(1149), high: Some(1312), games: 160, fingerprint: 0xd9c9e50c4d3dd0b9 },
+    Measurement { number: 4, name: "Improver", elo: 1342, low: Some(1275), high: Some(1409), games: 104, fingerprint: 0xfce101620cc77845 },
+    Measurement { number: 5, name: "Club", elo: 1537, low: Some(1464), high: Some(1610), games: 104, fingerprint: 0xd87ae5d9525f9533 },
+    Measurement { number: 6, name: "Strong club", elo: 1714, low: Some(1643), high: Some(1786), games: 104, fingerprint: 0x381988c536a9be5e },
+    Measurement { number: 7, name: "Expert", elo: 1815, low: Some(1743), high: Some(1887), games: 104, fingerprint: 0x07d938da867d5973 },
+    Measurement { number: 8, name: "Candidate master", elo: 2007, low: Some(1932), high: Some(2081), games: 104, fingerprint: 0xf24a850bf8ab5515 },
+    Measurement { number: 9, name: "Master", elo: 2277, low: Some(2201), high: Some(2352), games: 104, fingerprint: 0x477d9aff850c19e1 },
+    Measurement { number: 10, name: "Full strength", elo: 2505, low: Some(2431), high: Some(2578), games: 140, fingerprint: 0xf935b44bbfcb6d69 },
 ];
