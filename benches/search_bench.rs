@@ -4,7 +4,7 @@
 //! network's accumulators updated move by move, as in the search), and the share of the
 //! search's time that the evaluations take (evaluations per node x time per evaluation / time
 //! per node); and what one network evaluation costs with each instruction set the processor
-//! has (`ferrochess::nnue::simd`), the widest being the one the search uses. Last, the two
+//! has (`ferrochess::eval::nnue::simd`), the widest being the one the search uses. Last, the two
 //! evaluations' nodes/s in deeper searches (depth 10, three rounds alternating), closer to a
 //! game's than the bench's few milliseconds a position.
 
@@ -13,8 +13,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use ferrochess::bench::{BENCH_POSITIONS, BenchReport};
-use ferrochess::nnue::simd::Isa;
-use ferrochess::nnue::{Accumulators, Evaluation, default_network};
+use ferrochess::eval::Evaluation;
+use ferrochess::eval::nnue::simd::Isa;
+use ferrochess::eval::nnue::{Accumulators, default_network};
 use ferrochess::position::Position;
 use ferrochess::random::Random;
 use ferrochess::search::{SearchRequest, Searcher, Silent};
@@ -43,7 +44,9 @@ fn evaluation_cost(evaluation: &Evaluation) -> f64 {
                 position.push(moves[random.index(moves.len())]);
                 let start = Instant::now();
                 let value = match evaluation {
-                    Evaluation::Classic => ferrochess::eval::evaluate(position.board()).value(),
+                    Evaluation::Classic => {
+                        ferrochess::eval::classic::evaluate(position.board()).value()
+                    }
                     Evaluation::Network(network) => accumulators.evaluate(network, &position),
                 };
                 elapsed += start.elapsed().as_secs_f64();

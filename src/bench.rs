@@ -5,8 +5,8 @@
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
+use crate::eval::Evaluation;
 use crate::limits::StopFlag;
-use crate::nnue::Evaluation;
 use crate::position::Position;
 use crate::search::{SearchRequest, Searcher, Silent};
 

@@ -1,6 +1,6 @@
 //! The engine's one stable hash, [`fnv1a`]: the same on every build and platform (unlike `std`'s
-//! hasher), so what it names can be written down: a network file's checksum (`nnue/network.rs`)
-//! and a level's calibration fingerprint (`level/strength.rs`).
+//! hasher), so what it names can be written down: a network file's checksum
+//! (`eval/nnue/network.rs`) and a level's calibration fingerprint (`level/strength.rs`).
 
 /// 64-bit FNV-1a.
 pub fn fnv1a(bytes: &[u8]) -> u64 {

@@ -2,9 +2,9 @@
 //!
 //! A chess engine: negamax with alpha-beta and quiescence search over [shakmaty] positions, with a
 //! transposition table, iterative deepening and a time manager, evaluating with a neural network
-//! ([`nnue`], trained on its own games by the tools crate, `tools/`) or a hand-crafted
-//! evaluation ([`eval`]). This crate is the pure-Rust core; the Python package `ferrochess` wraps it
-//! (the `python` feature, built by maturin).
+//! ([`eval::nnue`], trained on its own games by the tools crate, `tools/`) or a hand-crafted
+//! evaluation ([`eval::classic`]); [`eval`] chooses which plays. This crate is the pure-Rust core;
+//! the Python package `ferrochess` wraps it (the `python` feature, built by maturin).
 //!
 //! ```
 //! use ferrochess::position::START_FEN;
@@ -26,7 +26,6 @@ pub mod eval;
 pub mod hash;
 pub mod level;
 pub mod limits;
-pub mod nnue;
 pub mod perft;
 pub mod position;
 pub mod random;

@@ -12,7 +12,7 @@ import ferrochess
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_NETWORK = REPO_ROOT / "src" / "nnue" / "default.nnue"
+DEFAULT_NETWORK = REPO_ROOT / "src" / "eval" / "nnue" / "default.nnue"
 
 
 def test_the_network_plays_by_default_and_the_classic_evaluation_on_request() -> None:

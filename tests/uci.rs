@@ -100,7 +100,7 @@ fn handshake_lists_the_options() {
 
 #[test]
 fn the_evaluation_options_switch_between_network_classic_and_a_file() {
-    let network = ferrochess::nnue::default_network();
+    let network = ferrochess::eval::nnue::default_network();
     let directory =
         std::env::temp_dir().join(format!("ferrochess-uci-eval-{}", std::process::id()));
     std::fs::create_dir_all(&directory).unwrap();

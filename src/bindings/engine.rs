@@ -14,9 +14,9 @@ use super::errors::{engine_error, to_python};
 use super::gil::without_gil;
 use super::observer::{PythonObserver, on_main_thread};
 use crate::error::Error;
+use crate::eval::Evaluation;
 use crate::level::{Level, Player, Strength};
 use crate::limits::StopFlag;
-use crate::nnue::Evaluation;
 use crate::position::Position;
 use crate::search::{
     DEFAULT_HASH_MB, DEFAULT_THREADS, Decision, SearchRequest, SearchSwitches, Searcher,

@@ -8,6 +8,7 @@ use super::errors::to_python;
 use super::gil::without_gil;
 use super::observer::{PythonObserver, on_main_thread};
 use crate::book::DEFAULT_BOOK_NAME;
+use crate::eval::classic;
 use crate::position::{Position, move_to_uci};
 
 /// The best move in UCI notation at `depth` (from `book` when the position is in it), or None when
@@ -75,7 +76,7 @@ pub fn bench<'py>(
     };
     let report = without_gil(py, move || {
         let depth = crate::limits::check_depth(depth)?;
-        crate::bench::run(depth, &crate::nnue::Evaluation::default())
+        crate::bench::run(depth, &crate::eval::Evaluation::default())
     })?;
     let dict = PyDict::new(py);
     dict.set_item("positions", report.positions)?;
@@ -155,9 +156,9 @@ pub fn evaluate<'py>(
         use shakmaty::Position as _;
         let position = Position::from_fen_and_moves(&fen, &moves)?;
         let board = position.board();
-        Ok((crate::eval::breakdown(board), board.turn().is_white()))
+        Ok((classic::breakdown(board), board.turn().is_white()))
     })?;
-    let term = |tapered: crate::eval::Tapered| -> PyResult<Bound<'py, PyDict>> {
+    let term = |tapered: classic::Tapered| -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
         dict.set_item("middlegame", tapered.middlegame)?;
         dict.set_item("endgame", tapered.endgame)?;
@@ -166,7 +167,7 @@ pub fn evaluate<'py>(
     };
     let dict = PyDict::new(py);
     dict.set_item("phase", parts.phase)?;
-    dict.set_item("max_phase", crate::eval::pst::MAX_PHASE)?;
+    dict.set_item("max_phase", classic::pst::MAX_PHASE)?;
     dict.set_item("material", term(parts.material)?)?;
     dict.set_item("placement", term(parts.placement)?)?;
     dict.set_item("pawn_structure", term(parts.pawn_structure)?)?;

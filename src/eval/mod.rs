@@ -1,231 +1,57 @@
-//! Static evaluation, from the side to move's point of view.
+//! How the engine evaluates a position, and which evaluation plays.
 //!
-//! Material plus piece-square tables (PeSTO), the positional terms of [`terms`] (pawn structure,
-//! passed pawns, mobility, king safety, piece terms; weights in [`weights`], fitted to
-//! Stockfish's scores of positions from real games), all tapered between middlegame and endgame by the material left on the board, and a
-//! tempo bonus for the side to move. The positional terms gained +47 Elo (95% +4..+91) against
-//! material and tables alone, 150 games at 2 s + 0.02 s (BENCHMARKS.md).
+//! - [`nnue`]: the neural network that plays by default ([`Evaluation::default`]: the network
+//!   compiled into the engine, `src/eval/nnue/default.nnue`); how it was trained: `docs/nnue.md`.
+//! - [`classic`]: the hand-crafted evaluation (material, piece-square tables, positional terms),
+//!   off by default, kept as [`Evaluation::Classic`] for study and comparison.
+//!
+//! The searcher holds one [`Evaluation`]; the UCI options `Evaluation` and `EvalFile`, and the
+//! Python `Engine`'s `evaluation` and `eval_file`, choose it.
 
-pub mod pst;
-pub mod terms;
-pub mod weights;
+pub mod classic;
+pub mod nnue;
 
-use shakmaty::{Chess, Color, Position as _, Role};
+use std::path::Path;
+use std::sync::Arc;
 
-use crate::score::Score;
+use crate::error::Error;
+use nnue::{Network, default_network};
 
-/// The side to move is worth this much, in centipawns: having the move is an advantage, and
-/// without it a fixed-depth search swings by some 35 cp between odd and even depths (measured at
-/// the start position: +35 at depths 1, 3, 5, 0 at 2, 4, 6), which a game review reads as
-/// inaccuracies.
-pub const TEMPO_CP: i32 = 18;
-
-/// A middlegame and an endgame value, in centipawns, from White's point of view.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tapered {
-    pub middlegame: i32,
-    pub endgame: i32,
+/// How the engine evaluates a position.
+#[derive(Clone, Debug)]
+pub enum Evaluation {
+    /// The hand-crafted evaluation of [`classic`] (material, tables, positional terms).
+    Classic,
+    /// A network.
+    Network(Arc<Network>),
 }
 
-impl Tapered {
-    /// Blends the two values: `phase` runs from 0 (bare kings and pawns) to [`pst::MAX_PHASE`].
-    pub fn blend(self, phase: i32) -> i32 {
-        let phase = phase.min(pst::MAX_PHASE);
-        (self.middlegame * phase + self.endgame * (pst::MAX_PHASE - phase)) / pst::MAX_PHASE
+impl Default for Evaluation {
+    /// The compiled-in network.
+    fn default() -> Evaluation {
+        Evaluation::Network(default_network())
     }
 }
 
-/// How far the game is from the endgame: the sum of the phase weights of the pieces on the board.
-pub fn phase(board: &Chess) -> i32 {
-    Role::ALL
-        .into_iter()
-        .map(|role| {
-            pst::PHASE_WEIGHT[role as usize - 1] * board.board().by_role(role).count() as i32
-        })
-        .sum()
-}
+impl Evaluation {
+    /// The network in the file at `path`; the error names the file and what is wrong with it.
+    pub fn from_file(path: &Path) -> Result<Evaluation, Error> {
+        Ok(Evaluation::Network(Arc::new(Network::load(path)?)))
+    }
 
-/// Material and piece placement (PeSTO tables).
-pub fn material_and_placement(board: &Chess) -> Tapered {
-    let mut total = Tapered::default();
-    for color in Color::ALL {
-        let sign = if color == Color::White { 1 } else { -1 };
-        let ours = board.board().by_color(color);
-        for role in Role::ALL {
-            for square in board.board().by_role(role) & ours {
-                total.middlegame += sign * pst::middlegame(color, role, square);
-                total.endgame += sign * pst::endgame(color, role, square);
-            }
+    /// `"classic"` or the network's name (`nn-` and 12 hex digits).
+    pub fn name(&self) -> String {
+        match self {
+            Evaluation::Classic => "classic".to_string(),
+            Evaluation::Network(network) => network.name(),
         }
     }
-    total
-}
 
-impl std::ops::Add for Tapered {
-    type Output = Tapered;
-    #[inline]
-    fn add(self, other: Tapered) -> Tapered {
-        Tapered {
-            middlegame: self.middlegame + other.middlegame,
-            endgame: self.endgame + other.endgame,
+    /// The network, if this is one.
+    pub fn network(&self) -> Option<&Network> {
+        match self {
+            Evaluation::Classic => None,
+            Evaluation::Network(network) => Some(network),
         }
-    }
-}
-
-impl std::ops::AddAssign for Tapered {
-    #[inline]
-    fn add_assign(&mut self, other: Tapered) {
-        *self = *self + other;
-    }
-}
-
-impl std::ops::Mul<i32> for Tapered {
-    type Output = Tapered;
-    #[inline]
-    fn mul(self, count: i32) -> Tapered {
-        Tapered {
-            middlegame: self.middlegame * count,
-            endgame: self.endgame * count,
-        }
-    }
-}
-
-/// The evaluation taken apart, for people who study it: each term from White's point of view.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Breakdown {
-    /// 0 (kings and pawns) to [`pst::MAX_PHASE`] (all pieces): how the terms are blended.
-    pub phase: i32,
-    /// Piece values.
-    pub material: Tapered,
-    /// Piece-square bonuses (where the pieces stand).
-    pub placement: Tapered,
-    /// Doubled, isolated, backward, supported and side-by-side pawns.
-    pub pawn_structure: Tapered,
-    /// Passed pawns: by rank, blocked, and how near each king is to the square in front.
-    pub passed_pawns: Tapered,
-    /// Squares the pieces reach.
-    pub mobility: Tapered,
-    /// Attacks on the king's neighbourhood, its pawn shelter, open files beside it.
-    pub king_safety: Tapered,
-    /// Bishop pair, rooks on open files, pieces attacked by pawns, knight outposts.
-    pub pieces: Tapered,
-    /// The tempo bonus, from White's point of view (`TEMPO_CP` or `-TEMPO_CP`).
-    pub tempo: i32,
-}
-
-impl Breakdown {
-    /// The evaluation from White's point of view: the terms summed and blended by the phase.
-    pub fn white(&self) -> i32 {
-        let total = self.material
-            + self.placement
-            + self.pawn_structure
-            + self.passed_pawns
-            + self.mobility
-            + self.king_safety
-            + self.pieces;
-        total.blend(self.phase) + self.tempo
-    }
-}
-
-/// The terms of the evaluation of `board` (their blend is what [`evaluate`] returns, for White).
-pub fn breakdown(board: &Chess) -> Breakdown {
-    let mut material = Tapered::default();
-    for color in Color::ALL {
-        let sign = if color == Color::White { 1 } else { -1 };
-        for role in Role::ALL {
-            let count =
-                (board.board().by_role(role) & board.board().by_color(color)).count() as i32;
-            let (middlegame, endgame) = pst::material(role);
-            material.middlegame += sign * count * middlegame;
-            material.endgame += sign * count * endgame;
-        }
-    }
-    let both = material_and_placement(board);
-    let placement = Tapered {
-        middlegame: both.middlegame - material.middlegame,
-        endgame: both.endgame - material.endgame,
-    };
-    let mut groups = terms::ByGroup::default();
-    terms::add_terms(board.board(), &mut groups);
-    Breakdown {
-        phase: phase(board),
-        material,
-        placement,
-        pawn_structure: groups.pawn_structure,
-        passed_pawns: groups.passed_pawns,
-        mobility: groups.mobility,
-        king_safety: groups.king_safety,
-        pieces: groups.pieces,
-        tempo: match board.turn() {
-            Color::White => TEMPO_CP,
-            Color::Black => -TEMPO_CP,
-        },
-    }
-}
-
-/// The evaluation of `board` in centipawns for the side to move.
-pub fn evaluate(board: &Chess) -> Score {
-    let mut total = terms::Total(material_and_placement(board));
-    terms::add_terms(board.board(), &mut total);
-    let white = total.0.blend(phase(board));
-    Score::centipawns(
-        match board.turn() {
-            Color::White => white,
-            Color::Black => -white,
-        } + TEMPO_CP,
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::position::{START_FEN, parse_fen};
-
-    #[test]
-    fn start_position_is_balanced_but_for_the_move() {
-        let board = parse_fen(START_FEN).unwrap();
-        assert_eq!(evaluate(&board), Score::centipawns(TEMPO_CP));
-        assert_eq!(phase(&board), pst::MAX_PHASE);
-    }
-
-    #[test]
-    fn symmetric_positions_score_opposite_for_each_side() {
-        let white =
-            parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
-        let black =
-            parse_fen("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3").unwrap();
-        assert_eq!(evaluate(&white), evaluate(&black));
-    }
-
-    #[test]
-    fn the_breakdown_adds_up_to_the_evaluation() {
-        for fen in [
-            START_FEN,
-            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 3",
-            "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
-        ] {
-            let board = parse_fen(fen).unwrap();
-            let parts = breakdown(&board);
-            let white = parts.white();
-            let expected = if board.turn() == Color::White {
-                white
-            } else {
-                -white
-            };
-            assert_eq!(evaluate(&board).value(), expected, "{fen}");
-        }
-        let queen = breakdown(&parse_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap());
-        assert_eq!(
-            (queen.material.middlegame, queen.material.endgame),
-            (1025, 936)
-        );
-    }
-
-    #[test]
-    fn extra_queen_is_winning() {
-        let board = parse_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
-        assert!(evaluate(&board).value() > 800);
-        let board = parse_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
-        assert!(evaluate(&board).value() < -800);
     }
 }

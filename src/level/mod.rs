@@ -25,7 +25,7 @@ pub use player::Player;
 pub use strength::Strength;
 
 use crate::error::Error;
-use crate::nnue::DEFAULT_NETWORK_NAME;
+use crate::eval::nnue::DEFAULT_NETWORK_NAME;
 
 /// The Elo range `UCI_Elo` and `Engine.play(elo=...)` accept. Inside it, an Elo below level 1's
 /// plays level 1 and one above full strength's plays full strength (the curve ends there).

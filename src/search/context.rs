@@ -9,9 +9,9 @@ use super::params::{CHECK_INTERVAL_NODES, FIFTY_MOVE_DAMPING_PLIES, POLL_INTERVA
 use super::pv::PvTable;
 use super::report::{SearchInfo, SearchObserver, SearchStats};
 use super::switches::SearchSwitches;
-use crate::eval;
+use crate::eval::classic;
+use crate::eval::nnue::{Accumulators, Network};
 use crate::limits::{StopFlag, TimeManager};
-use crate::nnue::{Accumulators, Network};
 use crate::position::{FIFTY_MOVE_PLIES, Position};
 use crate::score::{MAX_PLY, Score};
 use crate::tablebase::Tablebases;
@@ -223,7 +223,7 @@ impl Context<'_> {
             Some((network, accumulators)) => accumulators
                 .evaluate(network, self.position)
                 .clamp(-MAX_NETWORK_CP, MAX_NETWORK_CP),
-            None => eval::evaluate(self.position.board()).value(),
+            None => classic::evaluate(self.position.board()).value(),
         }
     }
 

@@ -26,8 +26,8 @@ use std::time::Instant;
 
 use crate::book::choice::BookPlayer;
 use crate::error::Error;
+use crate::eval::Evaluation;
 use crate::limits::StopFlag;
-use crate::nnue::Evaluation;
 use crate::position::{Position, move_to_uci};
 use crate::tablebase::Tablebases;
 use crate::transposition::TranspositionTable;
@@ -229,7 +229,7 @@ mod tests {
     use shakmaty::Position as _;
 
     use super::*;
-    use crate::nnue::default_network;
+    use crate::eval::nnue::default_network;
 
     /// The evaluations the table remembers are the ones computing them again gives (undamped),
     /// with either evaluation, so reading them back changes nothing but the time.
@@ -262,7 +262,7 @@ mod tests {
                         continue;
                     };
                     let fresh = match &evaluation {
-                        Evaluation::Classic => crate::eval::evaluate(&board).value(),
+                        Evaluation::Classic => crate::eval::classic::evaluate(&board).value(),
                         Evaluation::Network(network) => network
                             .evaluate(&board)
                             .clamp(-context::MAX_NETWORK_CP, context::MAX_NETWORK_CP),

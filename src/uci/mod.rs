@@ -25,9 +25,10 @@ use shakmaty::Position as _;
 
 use crate::book::Book;
 use crate::book::choice::{BookOptions, BookPlayer};
+use crate::eval::Evaluation;
+use crate::eval::nnue::DEFAULT_NETWORK_NAME;
 use crate::level::{LEVELS, Level, Player};
 use crate::limits::{MAX_DEPTH, SearchLimits, StopFlag, TimeManager};
-use crate::nnue::{DEFAULT_NETWORK_NAME, Evaluation};
 use crate::position::{Position, START_FEN};
 use crate::search::{SearchRequest, Searcher};
 use crate::tablebase::{SYZYGY_PATH_ENV, Tablebases};

@@ -31,8 +31,8 @@ pub fn fen(data: &[u8]) {
     assert_eq!(again.fen(), position.fen(), "{text:?}");
     assert_eq!(polyglot_key(&board), position.key());
     let _ = board.legal_moves();
-    let _ = ferrochess::eval::evaluate(&board);
-    let _ = ferrochess::eval::breakdown(&board);
+    let _ = ferrochess::eval::classic::evaluate(&board);
+    let _ = ferrochess::eval::classic::breakdown(&board);
     let options = BookOptions {
         max_ply: Some(u32::from(data.first().copied().unwrap_or(0))),
         ..BookOptions::default()

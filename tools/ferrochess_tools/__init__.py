@@ -14,7 +14,8 @@ as `python -m ferrochess_tools.NAME --help`:
 - `texel_positions`: quiet positions with their results or Stockfish labels, for the Texel tuner.
 - `reliability`: the stress and resource runs of RELIABILITY.md (`make reliability`).
 - `bench_summary`: rewrites BENCHMARKS.md's summary from what `make bench` measured.
-- `module_graph`: the engine crate's import graph and its circles (there must be none).
+- `module_graph`: the import graphs of the crates and the Python packages, and their circles
+  (there must be none).
 
 The tools read and write the checkout they live in (`REPO_ROOT`), so they are installed editable,
 never as a wheel.

@@ -20,7 +20,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-use ferrochess::nnue::{Network, default_network};
+use ferrochess::eval::nnue::{Network, default_network};
 use ferrochess::position::parse_fen;
 use shakmaty::{Chess, Color, Position as _};
 
@@ -138,7 +138,7 @@ pub fn run(settings: &Settings) -> Result<(), Box<dyn Error>> {
     let mut classic = Totals::default();
     for sample in &samples {
         classic.add(
-            f64::from(ferrochess::eval::evaluate(&sample.board).value()),
+            f64::from(ferrochess::eval::classic::evaluate(&sample.board).value()),
             sample,
         );
     }

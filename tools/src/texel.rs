@@ -1,15 +1,15 @@
-//! Texel tuning of the positional weights (`src/eval/weights.rs`) on quiet positions labelled
-//! with their games' results (`ferrochess_tools.texel_positions` writes them).
+//! Texel tuning of the positional weights (`src/eval/classic/weights.rs`) on quiet positions
+//! labelled with their games' results (`ferrochess_tools.texel_positions` writes them).
 //!
 //! The evaluation is linear in the weights once the material and piece-square tables are held
 //! fixed, so each position is reduced to its fixed part, its phase and its feature counts
-//! (`eval::terms::Trace`); the tuner then fits the weights by gradient descent (Adam) on the mean
-//! squared error between the result and `1 / (1 + 10^(-K * eval / 400))`, `K` fitted first with
-//! the current weights, plus `--regularize LAMBDA` times the squared distance of each weight from
-//! its current value (so a weight the positions say little about stays where it was). One block
-//! of 500 positions in ten (whole games, mostly) is held out and its error reported before and
-//! after, so over-fitting shows. With `--write` the fitted weights replace the tuned block of
-//! `src/eval/weights.rs`.
+//! (`eval::classic::terms::Trace`); the tuner then fits the weights by gradient descent (Adam) on
+//! the mean squared error between the result and `1 / (1 + 10^(-K * eval / 400))`, `K` fitted first
+//! with the current weights, plus `--regularize LAMBDA` times the squared distance of each weight
+//! from its current value (so a weight the positions say little about stays where it was). One
+//! block of 500 positions in ten (whole games, mostly) is held out and its error reported before
+//! and after, so over-fitting shows. With `--write` the fitted weights replace the tuned block of
+//! `src/eval/classic/weights.rs`.
 //!
 //! ```text
 //! cargo run --release -p ferrochess-tools --bin texel-tune -- POSITIONS... [--epochs 3000]
@@ -21,9 +21,9 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use ferrochess::eval::terms::{Trace, add_terms};
-use ferrochess::eval::weights::{COUNT, TERMS, WEIGHTS};
-use ferrochess::eval::{TEMPO_CP, material_and_placement, phase, pst::MAX_PHASE};
+use ferrochess::eval::classic::terms::{Trace, add_terms};
+use ferrochess::eval::classic::weights::{COUNT, TERMS, WEIGHTS};
+use ferrochess::eval::classic::{TEMPO_CP, material_and_placement, phase, pst::MAX_PHASE};
 use ferrochess::position::parse_fen;
 use shakmaty::{Color, Position as _};
 
@@ -175,14 +175,17 @@ pub struct Settings {
     pub epochs: usize,
     /// `LAMBDA`: the pull of each weight towards its current value.
     pub regularize: f64,
-    /// Rewrite the tuned block of `src/eval/weights.rs` (else print it).
+    /// Rewrite the tuned block of `src/eval/classic/weights.rs` (else print it).
     pub write: bool,
 }
 
-/// The engine's `src/eval/weights.rs`, which [`Settings::write`] rewrites.
+/// The engine's `src/eval/classic/weights.rs`, which [`Settings::write`] rewrites.
 pub fn weights_file() -> PathBuf {
     let tools = Path::new(env!("CARGO_MANIFEST_DIR"));
-    tools.parent().unwrap_or(tools).join("src/eval/weights.rs")
+    tools
+        .parent()
+        .unwrap_or(tools)
+        .join("src/eval/classic/weights.rs")
 }
 
 /// Fits the weights on the positions of `settings.paths`, reporting on stderr; prints the tuned

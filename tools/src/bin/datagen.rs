@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use clap::error::ErrorKind;
 use clap::{ArgGroup, CommandFactory, Parser, ValueEnum};
+use ferrochess::eval::Evaluation;
 use ferrochess::limits::StopFlag;
-use ferrochess::nnue::Evaluation;
 use ferrochess_tools::datagen::{
     DEFAULT_HASH_MB_PER_THREAD, DEFAULT_NODES, DEFAULT_RANDOM_PLIES, DatagenConfig, Progress,
     Target, run,

@@ -8,8 +8,8 @@ use clap::Parser;
 use ferrochess_tools::exit_code;
 use ferrochess_tools::texel::{Settings, run};
 
-/// Texel tuning of the positional weights (src/eval/weights.rs) on quiet positions labelled with
-/// their games' results.
+/// Texel tuning of the positional weights (src/eval/classic/weights.rs) on quiet positions
+/// labelled with their games' results.
 #[derive(Parser, Debug)]
 #[command(name = "texel-tune")]
 struct Arguments {
@@ -22,7 +22,7 @@ struct Arguments {
     /// Pull of each weight towards its current value (LAMBDA times the squared distance)
     #[arg(long, value_name = "LAMBDA", default_value_t = 0.0)]
     regularize: f64,
-    /// Rewrite the tuned block of the engine's src/eval/weights.rs (else print it)
+    /// Rewrite the tuned block of the engine's src/eval/classic/weights.rs (else print it)
     #[arg(long)]
     write: bool,
 }

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, ValueEnum};
-use ferrochess::nnue::Activation;
-use ferrochess::nnue::features::KingLayout;
+use ferrochess::eval::nnue::Activation;
+use ferrochess::eval::nnue::features::KingLayout;
 use ferrochess_tools::exit_code;
 use ferrochess_tools::train::{Options, Shape, train};
 

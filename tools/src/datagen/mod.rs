@@ -1,9 +1,9 @@
-//! Self-play training data for the network ([`ferrochess::nnue`]): the engine plays itself from random
-//! openings at a fixed number of nodes a move, and the quiet positions of its games are written
-//! with the search's score and the game's result, one a line, `FEN | score | result`: the score
-//! in centipawns and the result (`1.0`, `0.5` or `0.0`) both from White's side, the text format
-//! bullet reads. The rules are those of `datagen.py`, which made the shared self-play data (its
-//! README there describes them), on native threads.
+//! Self-play training data for the network ([`ferrochess::eval::nnue`]): the engine plays itself
+//! from random openings at a fixed number of nodes a move, and the quiet positions of its games are
+//! written with the search's score and the game's result, one a line, `FEN | score | result`: the
+//! score in centipawns and the result (`1.0`, `0.5` or `0.0`) both from White's side, the text
+//! format bullet reads. The rules are those of `datagen.py`, which made the shared self-play data
+//! (its README there describes them), on native threads.
 //!
 //! Files: thread `t` of a run with seed `s` appends its games to `OUTPUT/s-t.txt` and keeps its
 //! count in `OUTPUT/s-t.progress`. A game's lines are written in one append when it ends, so a
@@ -31,8 +31,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use ferrochess::Error;
+use ferrochess::eval::Evaluation;
 use ferrochess::limits::{SearchLimits, StopFlag};
-use ferrochess::nnue::Evaluation;
 use ferrochess::position::Position;
 use ferrochess::random::Random;
 use ferrochess::score::Score;

@@ -5,8 +5,8 @@
 use std::fs;
 use std::path::Path;
 
-use super::Failure;
 use super::optimizer::Trainer;
+use super::options::Failure;
 
 /// Writes through a temporary file, so an interrupted write leaves the previous file.
 pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
@@ -92,10 +92,10 @@ pub(crate) fn read_checkpoint(trainer: &mut Trainer, path: &Path) -> Result<(), 
 
 #[cfg(test)]
 mod tests {
-    use ferrochess::nnue::Activation;
-    use ferrochess::nnue::features::KingLayout;
+    use ferrochess::eval::nnue::Activation;
+    use ferrochess::eval::nnue::features::KingLayout;
 
-    use super::super::network::Shape;
+    use super::super::shape::Shape;
     use super::super::testing::trained_looking;
     use super::*;
 

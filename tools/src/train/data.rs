@@ -11,7 +11,8 @@ use flate2::read::MultiGzDecoder;
 use rayon::prelude::*;
 use shakmaty::{Chess, Color, Position as _, Square};
 
-use super::{Failure, Options, SCALE};
+use super::options::{Failure, Options};
+use super::quantisation::SCALE;
 
 /// Lines parsed together (split between the threads) while loading.
 const LINES_PER_CHUNK: usize = 1 << 15;

@@ -1,4 +1,4 @@
-//! Trains the engine's network (`src/nnue/`) on scored positions, on the CPU, and writes it in
+//! Trains the engine's network (`src/eval/nnue/`) on scored positions, on the CPU, and writes it in
 //! the engine's file format.
 //!
 //! Data: text files, or `.gz` files, with one position a line,
@@ -8,13 +8,13 @@
 //! consecutive lines in `--validation` (100) of each file is held out (whole games, mostly:
 //! the files hold games in order), the same set whatever the seed.
 //!
-//! The network is the one `src/nnue/network.rs` reads: the 768 inputs (per king bucket, in the
-//! `--king-layout` chosen: plain, mirrored, or mirrored with 4 buckets, see `nnue::features`) seen
-//! from the side to move (`us`) and from the other side (`them`), one shared hidden layer `W1`
-//! (768 x king buckets rows of N) and `b1`, the activation (SCReLU `clamp(x, 0, 1)^2`
-//! or CReLU `clamp(x, 0, 1)`), then for output bucket `k` (`Architecture::bucket`, by the number
-//! of pieces) `out = b2[k] + act(us) . w2[k][..N] + act(them) . w2[k][N..]`; the evaluation is
-//! `400 * out` centipawns for the side to move.
+//! The network is the one `src/eval/nnue/network.rs` reads: the 768 inputs (per king bucket, in the
+//! `--king-layout` chosen: plain, mirrored, or mirrored with 4 buckets, see `eval::nnue::features`)
+//! seen from the side to move (`us`) and from the other side (`them`), one shared hidden layer `W1`
+//! (768 x king buckets rows of N) and `b1`, the activation (SCReLU `clamp(x, 0, 1)^2` or CReLU
+//! `clamp(x, 0, 1)`), then for output bucket `k` (`Architecture::bucket`, by the number of pieces)
+//! `out = b2[k] + act(us) . w2[k][..N] + act(them) . w2[k][N..]`; the evaluation is `400 * out`
+//! centipawns for the side to move.
 //!
 //! Training, all from the side to move's view: the target is
 //! `wdl * result + (1 - wdl) * sigmoid(score / 400)`, the prediction `sigmoid(out)`, the loss
@@ -53,149 +53,23 @@ mod checkpoint;
 mod data;
 mod network;
 mod optimizer;
+mod options;
+mod quantisation;
+mod shape;
 
-use std::error::Error;
-use std::path::PathBuf;
 use std::time::Instant;
 
-use ferrochess::nnue::network::{MAX_BUCKETS, MAX_HIDDEN};
-use ferrochess::nnue::{Activation, Network};
+use ferrochess::eval::nnue::{Activation, Network};
 use rayon::prelude::*;
 
-pub use network::Shape;
+pub use options::{Failure, Options};
+pub use shape::Shape;
 
 use checkpoint::{read_checkpoint, write_checkpoint, write_file};
 use data::{Data, load};
 use network::{Inputs, mean_loss, outputs};
-use optimizer::{Trainer, epoch_order, learning_rate};
-
-/// What a training run fails with: a message naming the file or the setting.
-pub type Failure = Box<dyn Error + Send + Sync>;
-
-/// The first layer's quantisation scale (the activation clips at `QA`).
-pub(crate) const QA: i32 = 255;
-/// The output weights' quantisation scale: 128 rather than 64 because trained output weights
-/// are small (largest about 0.36 on the first data), so a step of 1/64 cost about 6 cp of
-/// rounding on average.
-pub(crate) const QB: i32 = 128;
-/// Network output 1.0 is this many centipawns; also the score's scale in the target.
-pub(crate) const SCALE: f32 = 400.0;
-/// Every parameter stays within this: 33 x round(1.98 x 255) = 16,665 fits `i16`.
-pub(crate) const WEIGHT_LIMIT: f32 = 1.98;
-/// The output weights stay within this: round(0.99 x 128) = 127 is within 32767 / `QA` = 128
-/// (the loader's check for the squared activation).
-pub(crate) const OUTPUT_WEIGHT_LIMIT: f32 = 0.99;
-/// The learning rate at the end of the cosine, as a share of `--lr`.
-pub(crate) const FINAL_RATE_SHARE: f32 = 0.01;
-
-/// The settings of a run; [`Options::new`] gives the defaults.
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// The data files: `FEN | score | result` lines, plain or gzip (`.gz`).
-    pub paths: Vec<PathBuf>,
-    /// Where the network goes (after each epoch); none to write no network.
-    pub output: Option<PathBuf>,
-    pub shape: Shape,
-    pub epochs: usize,
-    /// Positions in each optimiser step.
-    pub batch: usize,
-    /// The learning rate at the start of the cosine.
-    pub rate: f32,
-    /// The result's share in the target (the score's is `1 - wdl`).
-    pub wdl: f32,
-    /// AdamW's decoupled weight decay.
-    pub weight_decay: f32,
-    pub seed: u64,
-    /// Threads, and the parts each batch is split into (a run is reproducible for the same
-    /// number).
-    pub threads: usize,
-    /// One block of lines in this many is held out for validation.
-    pub validation_one_in: u64,
-    /// Lines read at most, over all the files.
-    pub limit: usize,
-    /// Where the float state goes after each epoch, to `resume` from.
-    pub checkpoint: Option<PathBuf>,
-    pub resume: Option<PathBuf>,
-    /// A network file of the same shape to start from instead of random weights (the optimiser
-    /// starts afresh): to go on training a network, the default say, on new data.
-    pub init: Option<PathBuf>,
-}
-
-impl Options {
-    /// The defaults on `paths`, on every core.
-    pub fn new(paths: Vec<PathBuf>) -> Options {
-        Options {
-            paths,
-            output: None,
-            shape: Shape {
-                king: ferrochess::nnue::features::KingLayout::Plain,
-                hidden: 256,
-                buckets: 8,
-                activation: Activation::SquaredClippedRelu,
-            },
-            epochs: 20,
-            batch: 16384,
-            rate: 0.001,
-            wdl: 0.3,
-            weight_decay: 0.01,
-            seed: 1,
-            threads: std::thread::available_parallelism().map_or(1, |cores| cores.get()),
-            validation_one_in: 100,
-            limit: usize::MAX,
-            checkpoint: None,
-            resume: None,
-            init: None,
-        }
-    }
-
-    /// Checks the settings; the message names the one that is wrong.
-    pub fn check(&self) -> Result<(), String> {
-        let shape = self.shape;
-        let problem = if self.paths.is_empty() {
-            Some("no data files".to_string())
-        } else if shape.hidden == 0 || shape.hidden > MAX_HIDDEN || !shape.hidden.is_multiple_of(16)
-        {
-            Some(format!(
-                "--hidden {}: a multiple of 16 up to {MAX_HIDDEN}",
-                shape.hidden
-            ))
-        } else if !(1..=MAX_BUCKETS).contains(&shape.buckets) {
-            Some(format!("--buckets {}: 1 to {MAX_BUCKETS}", shape.buckets))
-        } else if self.epochs == 0 || self.batch == 0 || self.threads == 0 {
-            Some("--epochs, --batch and --threads must be positive".to_string())
-        } else if !(0.0..=1.0).contains(&self.wdl) {
-            Some(format!("--wdl {}: 0 to 1", self.wdl))
-        } else if !self.rate.is_finite()
-            || self.rate <= 0.0
-            || !self.weight_decay.is_finite()
-            || self.weight_decay < 0.0
-        {
-            Some("--lr must be positive and --weight-decay not negative".to_string())
-        } else if self.init.is_some() && self.resume.is_some() {
-            Some("--init and --resume: a run starts from one or the other".to_string())
-        } else if self.validation_one_in < 2 {
-            Some("--validation must be at least 2 (one position in that many is held out)".into())
-        } else {
-            None
-        };
-        if let Some(problem) = problem {
-            return Err(problem);
-        }
-        // The engine's loader has the last word on the shape (a network of zeros passes its
-        // range checks), so a run never trains a network the engine would refuse.
-        let (hidden, buckets) = (shape.hidden, shape.buckets);
-        let zeros = |count: usize| vec![0; count];
-        Network::from_parts(
-            shape.architecture(),
-            zeros(shape.king.inputs() * hidden),
-            zeros(hidden),
-            zeros(buckets * 2 * hidden),
-            vec![0; buckets],
-        )
-        .map(|_| ())
-        .map_err(|reason| format!("the engine would not load this network: {reason}"))
-    }
-}
+use optimizer::{FINAL_RATE_SHARE, Trainer, epoch_order, learning_rate};
+use quantisation::SCALE;
 
 /// Trains a network by `options` on rayon's `options.threads` threads, writing it (and the
 /// checkpoint) after each epoch, with progress on stderr; returns the record line.
@@ -363,11 +237,11 @@ mod testing {
     use shakmaty::Chess;
 
     use super::data::Sample;
-    use ferrochess::nnue::Activation;
-    use ferrochess::nnue::features::KingLayout;
+    use ferrochess::eval::nnue::Activation;
+    use ferrochess::eval::nnue::features::KingLayout;
 
-    use super::network::Shape;
     use super::optimizer::Trainer;
+    use super::shape::Shape;
 
     pub(crate) const FENS: [&str; 4] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -422,8 +296,8 @@ mod testing {
 mod tests {
     use std::path::PathBuf;
 
-    use ferrochess::nnue::Activation;
-    use ferrochess::nnue::features::KingLayout;
+    use ferrochess::eval::nnue::Activation;
+    use ferrochess::eval::nnue::features::KingLayout;
     use ferrochess::position::parse_fen;
 
     use super::testing::{FENS, shape, trained_looking};

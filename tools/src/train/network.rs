@@ -1,99 +1,14 @@
-//! The float network the trainer fits: its [`Shape`], the inputs of a [`Sample`] from both
+//! The float network the trainer fits (of a [`Shape`]): the inputs of a [`Sample`] from both
 //! sides, the forward pass and the gradient of the loss (see the [`super`] module's documentation
 //! for the architecture and the loss).
 
-use ferrochess::nnue::features::{KingLayout, View};
-use ferrochess::nnue::{Activation, Architecture};
-use ferrochess::random::Random;
+use ferrochess::eval::nnue::Activation;
+use ferrochess::eval::nnue::features::{KingLayout, View};
 use rayon::prelude::*;
 use shakmaty::{Color, Piece, Role, Square};
 
 use super::data::{Sample, sigmoid};
-use super::{QA, QB, SCALE};
-
-/// The network's size and activation.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Shape {
-    pub king: KingLayout,
-    /// Neurons of the hidden layer, a multiple of 16.
-    pub hidden: usize,
-    /// Output buckets (by the number of pieces).
-    pub buckets: usize,
-    pub activation: Activation,
-}
-
-impl Shape {
-    pub fn architecture(&self) -> Architecture {
-        Architecture {
-            king: self.king,
-            hidden: self.hidden,
-            buckets: self.buckets,
-            activation: self.activation,
-            qa: QA,
-            qb: QB,
-            scale: SCALE as i32,
-        }
-    }
-
-    /// How many floats the parameters take, laid out as `W1 | b1 | w2 | b2`.
-    pub fn parameters(&self) -> usize {
-        self.king.inputs() * self.hidden
-            + self.hidden
-            + self.buckets * 2 * self.hidden
-            + self.buckets
-    }
-
-    /// The four parts of a parameter (or gradient) vector.
-    pub(crate) fn split<'a>(&self, all: &'a [f32]) -> Layers<&'a [f32]> {
-        let (feature_weights, rest) = all.split_at(self.king.inputs() * self.hidden);
-        let (feature_bias, rest) = rest.split_at(self.hidden);
-        let (output_weights, output_bias) = rest.split_at(self.buckets * 2 * self.hidden);
-        Layers {
-            feature_weights,
-            feature_bias,
-            output_weights,
-            output_bias,
-        }
-    }
-
-    pub(crate) fn split_mut<'a>(&self, all: &'a mut [f32]) -> Layers<&'a mut [f32]> {
-        let (feature_weights, rest) = all.split_at_mut(self.king.inputs() * self.hidden);
-        let (feature_bias, rest) = rest.split_at_mut(self.hidden);
-        let (output_weights, output_bias) = rest.split_at_mut(self.buckets * 2 * self.hidden);
-        Layers {
-            feature_weights,
-            feature_bias,
-            output_weights,
-            output_bias,
-        }
-    }
-
-    /// The initial parameters (see the module's documentation).
-    pub(crate) fn initial(&self, random: &mut Random) -> Vec<f32> {
-        let mut all = vec![0.0; self.parameters()];
-        let layers = self.split_mut(&mut all);
-        let feature_limit = 1.0 / 32f32.sqrt();
-        layers
-            .feature_weights
-            .iter_mut()
-            .for_each(|w| *w = random.uniform(feature_limit));
-        let output_limit = 1.0 / (2.0 * self.hidden as f32).sqrt();
-        layers
-            .output_weights
-            .iter_mut()
-            .for_each(|w| *w = random.uniform(output_limit));
-        all
-    }
-}
-
-/// The parts of the network: `W1` (768 rows of N per king bucket), `b1`, `w2` (a row of 2N per
-/// output bucket), `b2`.
-pub(crate) struct Layers<S> {
-    pub(crate) feature_weights: S,
-    pub(crate) feature_bias: S,
-    pub(crate) output_weights: S,
-    pub(crate) output_bias: S,
-}
+use super::shape::{Layers, Shape};
 
 /// How a sample's pieces become the network's inputs, from both perspectives, as
 /// `features::View` numbers them in the network's king layout.
@@ -352,7 +267,7 @@ pub(crate) fn mean_loss(outputs: &[f32], samples: &[Sample], wdl: f32) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use ferrochess::nnue::features;
+    use ferrochess::eval::nnue::features;
     use shakmaty::Position as _;
 
     use super::super::testing::{boards_and_samples, shape, trained_looking};

@@ -3,13 +3,18 @@
 
 use std::f32::consts::PI;
 
-use ferrochess::nnue::Network;
+use ferrochess::eval::nnue::Network;
 use ferrochess::random::{Random, mix};
 use rayon::prelude::*;
 
 use super::data::Sample;
-use super::network::{Inputs, Shape, batch_gradient};
-use super::{FINAL_RATE_SHARE, OUTPUT_WEIGHT_LIMIT, Options, QA, QB, SCALE, WEIGHT_LIMIT};
+use super::network::{Inputs, batch_gradient};
+use super::options::Options;
+use super::quantisation::{OUTPUT_WEIGHT_LIMIT, QA, QB, SCALE, WEIGHT_LIMIT};
+use super::shape::Shape;
+
+/// The learning rate at the end of the cosine, as a share of `--lr`.
+pub(crate) const FINAL_RATE_SHARE: f32 = 0.01;
 
 const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
@@ -206,11 +211,11 @@ pub(crate) fn epoch_order(count: usize, seed: u64, epoch: usize) -> Vec<u32> {
 
 #[cfg(test)]
 mod tests {
-    use ferrochess::nnue::Activation;
-    use ferrochess::nnue::features::KingLayout;
+    use ferrochess::eval::nnue::Activation;
+    use ferrochess::eval::nnue::features::KingLayout;
 
-    use super::super::SCALE;
     use super::super::network::{Scratch, forward};
+    use super::super::quantisation::SCALE;
     use super::super::testing::{boards_and_samples, shape, trained_looking};
     use super::*;
 
@@ -281,7 +286,7 @@ mod tests {
             assert!(started.first_moment.iter().all(|&m| m == 0.0));
         }
         // The compiled-in network too: its weights survive the trip into float and back.
-        let default = ferrochess::nnue::default_network();
+        let default = ferrochess::eval::nnue::default_network();
         let architecture = default.architecture();
         let shape = Shape {
             king: architecture.king,

@@ -165,7 +165,7 @@ mod x86 {
 
     use std::arch::x86_64::*;
 
-    use crate::nnue::simd::{Activation, TERMS_PER_LANE};
+    use crate::eval::nnue::simd::{Activation, TERMS_PER_LANE};
 
     /// `i16` values in a 256-bit register.
     const W256: usize = 16;

@@ -6,9 +6,9 @@
 //! - [`accumulator`]: the hidden layer kept up to date along the search's line.
 //! - [`simd`]: the update and output loops for each instruction set, chosen at run time.
 //!
-//! The engine plays with [`Evaluation::default`], the network compiled into it; the
-//! hand-crafted evaluation ([`crate::eval`]) stays as [`Evaluation::Classic`], for study and
-//! comparison. How the network was trained: `docs/nnue.md`.
+//! The engine plays with the network compiled into it ([`default_network`], chosen by
+//! [`Evaluation::default`](crate::eval::Evaluation::default)); another can be loaded from a file.
+//! How the network was trained: `docs/nnue.md`.
 
 pub mod accumulator;
 pub mod features;
@@ -17,13 +17,10 @@ pub mod simd;
 #[cfg(test)]
 mod tests;
 
-use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
 pub use accumulator::Accumulators;
 pub use network::{Activation, Architecture, FORMAT_VERSION, Network};
-
-use crate::error::Error;
 
 /// The name of the compiled-in network (`nn-` and its hash's first 12 hex digits), checked by
 /// the tests so that the file and its record in `docs/nnue.md` cannot drift apart.
@@ -42,43 +39,4 @@ static DEFAULT_NETWORK: LazyLock<Arc<Network>> = LazyLock::new(|| {
 /// The compiled-in network, shared.
 pub fn default_network() -> Arc<Network> {
     Arc::clone(&DEFAULT_NETWORK)
-}
-
-/// How the engine evaluates a position.
-#[derive(Clone, Debug)]
-pub enum Evaluation {
-    /// The hand-crafted evaluation of [`crate::eval`] (material, tables, positional terms).
-    Classic,
-    /// A network.
-    Network(Arc<Network>),
-}
-
-impl Default for Evaluation {
-    /// The compiled-in network.
-    fn default() -> Evaluation {
-        Evaluation::Network(default_network())
-    }
-}
-
-impl Evaluation {
-    /// The network in the file at `path`; the error names the file and what is wrong with it.
-    pub fn from_file(path: &Path) -> Result<Evaluation, Error> {
-        Ok(Evaluation::Network(Arc::new(Network::load(path)?)))
-    }
-
-    /// `"classic"` or the network's name (`nn-` and 12 hex digits).
-    pub fn name(&self) -> String {
-        match self {
-            Evaluation::Classic => "classic".to_string(),
-            Evaluation::Network(network) => network.name(),
-        }
-    }
-
-    /// The network, if this is one.
-    pub fn network(&self) -> Option<&Network> {
-        match self {
-            Evaluation::Classic => None,
-            Evaluation::Network(network) => Some(network),
-        }
-    }
 }
