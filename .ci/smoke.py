@@ -4,7 +4,8 @@ tree), is the build it should be (--tag), and its user-facing pieces work: selec
 compiled-in book, the UCI engine through python-chess, the play page over HTTP and the notebook
 helpers. Every check asserts a fact; any failure makes the exit status 1.
 
-Needs only ferrochess's runtime dependencies (python-chess, Flask, tqdm) and the standard library.
+Needs only ferrochess's runtime dependencies (python-chess, Flask, SQLAlchemy, tqdm) and the
+standard library; the extras (serve, postgresql) must not be there (check_extras).
 """
 
 from __future__ import annotations
@@ -115,6 +116,8 @@ def check_package_data(_args: argparse.Namespace) -> str:
         "web/templates/play/index.html",
         "web/templates/play/analysis.html",
         "web/static/play/app.js",
+        "web/static/ui/score.js",
+        "service/archive/queries.py",
         "web/static/analysis/app.js",
         "web/static/vendor/chessground/chessground.min.js",
     ]
@@ -277,6 +280,30 @@ def check_notebook_helpers(_args: argparse.Namespace) -> str:
     assert svg.lstrip().startswith("<svg"), svg[:80]
     return (f"{len(modules)} play widget modules, {len(analysis)} analysis widget modules, "
             "widget CSS, NotebookGame.svg()")  # fmt: skip
+
+
+@check
+def check_extras(_args: argparse.Namespace) -> str:
+    import importlib.util
+
+    heavy = ("psycopg", "waitress", "flask_limiter", "gunicorn")
+    web_and_database = ("flask", "jinja2", "werkzeug", "sqlalchemy")
+    installed = [name for name in heavy if importlib.util.find_spec(name) is not None]
+    assert not installed, f"the plain install installed {installed}: they belong to extras"
+    code = "import sys, ferrochess.notebook; print(' '.join(sorted(sys.modules)))"
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    web = sorted({name.split(".")[0] for name in loaded} & set(web_and_database))
+    assert not web, f"import ferrochess.notebook loaded {web}"
+    serve = subprocess.run(
+        [console_script(), "serve", "--port", "0"], capture_output=True, text=True, timeout=60
+    )  # fmt: skip
+    assert serve.returncode == 2 and serve.stdout == "", serve
+    line = 'pip install "ferrochess[serve]"'
+    assert line in serve.stderr and "Traceback" not in serve.stderr, serve.stderr
+    return (f"none of {', '.join(heavy)} installed; import ferrochess.notebook loads no web server "
+            f"or database; ferrochess serve exits 2: {serve.stderr.strip()}")  # fmt: skip
 
 
 if __name__ == "__main__":

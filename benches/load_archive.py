@@ -239,7 +239,7 @@ class Client:
             "level": self.args.level,
             "white": "ferrochess" if human == "black" else f"{rng.choice(NAMES)} {self.number}",
             "black": "ferrochess" if human == "white" else f"{rng.choice(NAMES)} {self.number}",
-            "time_control": list(TIME_CONTROL),
+            "time_control": "{}+{}".format(*TIME_CONTROL),
             "clocks": clocks,
             "started_at": started_at,
         }
@@ -410,7 +410,7 @@ def latency_row(entries: list[tuple[str, int, float]], wall: float) -> dict[str,
 
 
 def run_backend(backend: str, args: argparse.Namespace, server_kind: str) -> dict[str, Any]:
-    from ferrochess.web.archive import Archive
+    from ferrochess.service.archive import Archive
 
     with database_for(backend, args) as (database, described), tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "serve.log"

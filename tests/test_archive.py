@@ -1,5 +1,5 @@
-"""The games archive (ferrochess.web.archive): the same tests on a real SQLite file and on a real
-PostgreSQL server (a throwaway cluster from postgres_helpers, skipped with the reason where it
+"""The games archive (ferrochess.service.archive): the same tests on a real SQLite file and on a
+real PostgreSQL server (a throwaway cluster from postgres_helpers, skipped with the reason where it
 cannot start): store, list, filter, page, export as PGN, a submission stored once, reviews stored
 once, a version-1 database upgraded, a newer one refused, concurrent writers, an unreachable
 server."""
@@ -19,8 +19,7 @@ import chess
 import chess.pgn
 import pytest
 import sqlalchemy as sa
-from ferrochess.web import archive as archive_module
-from ferrochess.web.archive import (
+from ferrochess.service.archive import (
     SCHEMA_VERSION,
     Archive,
     ArchiveConflict,
@@ -28,8 +27,11 @@ from ferrochess.web.archive import (
     ArchiveMissing,
     ArchiveUnavailable,
     database_url,
+    queries,
+    schema,
 )
-from ferrochess.web.reading import BadInput
+from ferrochess.service.archive import database as archive_database
+from ferrochess.service.reading import BadInput
 from postgres_helpers import (  # noqa: F401 - the fixture is used by name
     ClusterUnavailable,
     free_port,
@@ -69,7 +71,7 @@ AGREED: dict[str, Any] = {"moves": ["d2d4", "d7d5"], "end": {"by": "agreement"}}
 FLAGGED: dict[str, Any] = {
     "moves": ["e2e4", "e7e5", "g1f3"],
     "end": {"by": "flag", "color": "black"},
-    "time_control": [60, 1],
+    "time_control": "60+1",
     "clocks": [59.5, 30, 58],
 }
 """1-0: Black's flag fell (White has mating material)."""
@@ -114,7 +116,7 @@ def run_threads(count: int, work: Callable[[int], Any]) -> list[Any]:
 def test_store_then_get(archive: Archive) -> None:
     submitted = game(
         "game-1",
-        time_control=[300, 3],
+        time_control="300+3",
         clocks=[299.6, 298, None, 296, 295, 294, 290],
         started_at="2024-05-01T12:00:00Z",
     )
@@ -130,7 +132,7 @@ def test_store_then_get(archive: Archive) -> None:
     assert (record["result"], record["termination"]) == ("1-0", "checkmate")
     assert record["status"]["reason"] == "checkmate" and record["status"]["winner"] == "white"
     assert record["opening"] == {"eco": "C23", "name": "Bishop's Opening"}
-    assert record["time_control"] == [300, 3]
+    assert record["time_control"] == "300+3"
     assert record["clocks"] == [299.6, 298.0, None, 296.0, 295.0, 294.0, 290.0]
     assert record["started_at"] == "2024-05-01T12:00:00.000000+00:00"
     assert record["finished_at"] > record["started_at"]
@@ -163,7 +165,7 @@ def test_list_filter_and_page(archive: Archive) -> None:
         ("b", "2024-01-02T10:00:00Z", {"level": 1, **RESIGNED}),
         ("c", "2024-01-03T10:00:00Z", {"level": 2, **AGREED}),
         ("d", "2024-01-04T10:00:00Z", {"level": 2, **FLAGGED}),
-        ("e", "2024-01-05T10:00:00Z", {"level": 5, "time_control": [60, 1]}),
+        ("e", "2024-01-05T10:00:00Z", {"level": 5, "time_control": "60+1"}),
     ]
     for client_id, finished_at, fields in plan:
         stored[client_id], _ = archive.store_game(
@@ -183,7 +185,7 @@ def test_list_filter_and_page(archive: Archive) -> None:
     assert ids(archive.list_games(level=2)[0]) == ["d", "c"]
     assert ids(archive.list_games(level="1")[0]) == ["b", "a"]  # a query string's text
     assert ids(archive.list_games(time_control="60+1")[0]) == ["e", "d"]
-    assert ids(archive.list_games(time_control=[60, 1], result="1-0", level=5)[0]) == ["e"]
+    assert ids(archive.list_games(time_control="60+1", result="1-0", level=5)[0]) == ["e"]
     assert ids(archive.list_games(time_control="-")[0]) == ["c", "b", "a"]
     assert archive.list_games(time_control="600+0") == ([], 0)
 
@@ -231,7 +233,7 @@ def test_finished_at_is_never_in_the_future(archive: Archive) -> None:
 
 
 def test_same_submission_twice_stores_one_game(archive: Archive) -> None:
-    submitted = game("retried", time_control=[180, 2], clocks=[179, 178])
+    submitted = game("retried", time_control="180+2", clocks=[179, 178])
     first = archive.store_game(submitted)
     again = archive.store_game(dict(submitted))
     assert first[1] is True and again == (first[0], False)
@@ -269,13 +271,13 @@ BAD_FIELDS = [
     ({"level": "3"}, "level"),
     ({"white": "two\nlines"}, "white"),
     ({"black": "x" * 101}, "black"),
-    ({"time_control": [300]}, "time_control"),
-    ({"time_control": [-1, 0]}, "time_control"),
-    ({"time_control": [0, 0]}, "time_control"),
+    ({"time_control": "300"}, "time_control"),
+    ({"time_control": "-1+0"}, "time_control"),
+    ({"time_control": "0+0"}, "time_control"),
     ({"time_control": {"initial": 300}}, "time_control"),
-    ({"time_control": [60, 0], "clocks": [1.0] * 8}, "clocks"),
-    ({"time_control": [60, 0], "clocks": [-1]}, "clocks"),
-    ({"time_control": [60, 0], "clocks": ["1:00"]}, "clocks"),
+    ({"time_control": "60+0", "clocks": [1.0] * 8}, "clocks"),
+    ({"time_control": "60+0", "clocks": [-1]}, "clocks"),
+    ({"time_control": "60+0", "clocks": ["1:00"]}, "clocks"),
     ({"clocks": [59]}, "clocks"),  # a clock without a time control
     ({"started_at": "yesterday"}, "started_at"),
     ({"started_at": 1714560000}, "started_at"),
@@ -328,7 +330,7 @@ def test_a_review_is_stored_once(archive: Archive) -> None:
 def test_iter_pgn_streams_every_game_in_batches(
     archive: Archive, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(archive_module, "PGN_BATCH", 3)
+    monkeypatch.setattr(queries, "PGN_BATCH", 3)
     when = "2024-06-01T09:30:00Z"  # the same for all: the batches go on by id
     plan = [game(f"pgn-{n}", finished_at=when, white=f"Player {n}") for n in range(7)]
     plan.append(game("pgn-flag", finished_at="2024-06-02T09:30:00Z", **FLAGGED))
@@ -440,10 +442,10 @@ def test_a_failed_step_leaves_the_previous_version(
     Archive.open(database, upgrade_to=1).close()
 
     def broken(connection: sa.Connection) -> None:
-        archive_module._step_2(connection)  # creates the reviews table, then fails
+        schema._step_2(connection)  # creates the reviews table, then fails
         raise RuntimeError("step 2 broke")
 
-    monkeypatch.setattr(archive_module, "STEPS", [(1, archive_module._step_1), (2, broken)])
+    monkeypatch.setattr(schema, "STEPS", [(1, schema._step_1), (2, broken)])
     with pytest.raises(RuntimeError, match="step 2 broke"):
         Archive.open(database)
     assert "reviews" not in table_names(database)
@@ -632,7 +634,7 @@ def test_sqlite_default_file_in_the_data_directory(
 def test_sqlite_locked_past_its_busy_timeout_is_unavailable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(archive_module, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(archive_database, "BUSY_TIMEOUT_MS", 200)
     path = tmp_path / "games.sqlite3"
     with Archive.open(path) as archive:
         holder = sqlite3.connect(path, isolation_level=None)

@@ -53,7 +53,8 @@ from typing import Any
 import chess
 import pytest
 from ferrochess import rules
-from ferrochess.web.archive import Archive, read_submission
+from ferrochess.service.archive import Archive
+from ferrochess.service.submission import read_submission
 from ferrochess.web.serving import gunicorn_unavailable
 from ferrochess_tools.processes import first_line, served_port
 from postgres_helpers import fresh_database, postgres_server_fixture  # noqa: F401
@@ -163,7 +164,7 @@ def make_game(rng: random.Random, client_id: str) -> dict[str, Any]:
         "level": rng.randint(1, 10),
         "white": rng.choice(NAMES) + f" {rng.randint(1, 999)}",
         "black": rng.choice(NAMES) + f" {rng.randint(1, 999)}",
-        "time_control": control,
+        "time_control": None if control is None else f"{control[0]}+{control[1]}",
         "clocks": clocks if control is not None else None,
         "started_at": None if rng.random() < 0.1 else iso(started),
     }

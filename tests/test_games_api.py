@@ -28,7 +28,7 @@ FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
 def finished(client_id: str, moves: list[str] = FOOLS_MATE, **extra: Any) -> dict[str, Any]:
     game = {"client_id": client_id, "fen": chess.STARTING_FEN, "moves": moves, "end": None,
             "human": "white", "level": 2, "white": "You", "black": "ferrochess level 2",
-            "time_control": [300, 3], "clocks": [299.0, 300.5, 297.0, 301.0][: len(moves)],
+            "time_control": "300+3", "clocks": [299.0, 300.5, 297.0, 301.0][: len(moves)],
             "started_at": None}  # fmt: skip
     return {**game, **extra}
 

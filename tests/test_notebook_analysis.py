@@ -64,7 +64,8 @@ def test_it_opens_a_board_a_game_a_pgn_a_fen_or_the_start() -> None:
 def test_it_mounts_the_analysis_board_with_the_tree(widget: Any) -> None:
     assert widget._entry == ANALYSIS_UI
     assert widget._esm == (STATIC / "play" / "widget.js").read_text(encoding="utf-8")
-    for name in ("analysis/app.js", "analysis/ctrl.js", "play/board.js", "play/api.js"):
+    shared = ("play/board.js", "play/api.js", "ui/score.js", "ui/moves.js")
+    for name in ("analysis/app.js", "analysis/ctrl.js", *shared):
         assert name in widget._modules, name
     assert "analysis/page.js" not in widget._modules
     assert sans(widget.tree["moves"]) == ["e4", "e5", "Nf3"]

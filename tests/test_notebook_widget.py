@@ -407,6 +407,10 @@ def test_the_widget_carries_the_page_modules_and_styles(widget: Any) -> None:
         name = f"play/{path.name}"
         if name not in ("play/widget.js", "play/page.js"):
             assert widget._modules[name] == path.read_text(encoding="utf-8")
+    kit = sorted((STATIC / "ui").glob("*.js"))  # the UI kit every page imports
+    assert kit, "no UI kit"
+    for path in kit:
+        assert widget._modules[f"ui/{path.name}"] == path.read_text(encoding="utf-8")
     assert "cg-board" in widget._css and ".cg-wrap" in widget._css  # chessground's board
     assert "data:image/svg+xml" in widget._css  # its pieces, inlined
     assert widget._css == widget_css()

@@ -18,12 +18,12 @@ from ferrochess.analysis import final_score, judgement, winning_chances
 from ferrochess.exceptions import InvalidFenError
 from ferrochess.interop import MATE_CP
 from ferrochess.notebook_game import NotebookGame, _headline
-from ferrochess.web.reading import BadInput, read_game
-from ferrochess.web.service import check_level
+from ferrochess.service.game import check_level
+from ferrochess.service.reading import BadInput, read_game
 
 PACKAGE = Path(rules.__file__).resolve().parent
-JUDGED = ["rules.py", "interop.py", "analysis.py", "notebook.py", "web/service.py",
-          "web/reading.py", "web/play.py", "web/__init__.py"]  # fmt: skip
+JUDGED = ["rules.py", "interop.py", "analysis.py", "notebook.py", "service/game.py",
+          "service/reading.py", "web/play.py", "web/__init__.py"]  # fmt: skip
 """The modules that judge a game or ask the judge: none writes the level range by hand."""
 NUMBERS = [level.number for level in levels()]
 TB_WIN_CP = 20_000

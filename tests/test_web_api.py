@@ -23,8 +23,8 @@ import pytest
 from bookfiles import write_book
 from ferrochess import DEFAULT_BOOK, open_book
 from ferrochess.engine import levels
+from ferrochess.service.game import BOOK_THINK_FACTOR, NATURAL_THINK_SECONDS
 from ferrochess.web import create_app
-from ferrochess.web.service import BOOK_THINK_FACTOR, NATURAL_THINK_SECONDS
 from flask import Flask
 from flask.testing import FlaskClient
 

@@ -110,11 +110,11 @@ def test_a_game_with_a_clock_sends_its_time_control_and_each_moves_clock(
     wait_state(page, "over")
     wait_archive_state(page, "saved")
     [(body, _status)] = posted(served)
-    assert body["time_control"] == [180, 2]
+    assert body["time_control"] == "180+2"
     assert len(body["clocks"]) == 3
     assert all(clock is None or 0 < clock <= 182 for clock in body["clocks"]), body["clocks"]
     [game] = archived_games(served)
-    assert game["time_control"] == [180, 2] and game["clocks"] == body["clocks"]
+    assert game["time_control"] == "180+2" and game["clocks"] == body["clocks"]
 
 
 def test_the_list_and_the_games_page_show_the_stored_game(page: Page, served: Served) -> None:

@@ -286,7 +286,8 @@ def test_a_bad_fen_is_refused_in_the_servers_words(play: Page) -> None:
     error = play.locator("#app .fen-error")
     error.wait_for()
     text = error.inner_text()
-    assert "impossible position" in text and "king" in text.lower()
+    # The server's words, said as every error is (ui/errors.js): a capitalised sentence.
+    assert text.startswith("Impossible position") and "king" in text.lower()
     assert "<Status" not in text and "Status." not in text
     assert game_value(play, "game.fen") == START_FEN, "the game in progress is kept"
 

@@ -189,8 +189,8 @@ def read_pgn(text: str) -> chess.pgn.Game:
 def test_the_pgn_has_the_time_control_and_each_moves_clock(client: FlaskClient) -> None:
     body: dict[str, Any] = {
         "moves": ["e2e4", "e7e5", "g1f3"],
-        "time_control": {"initial": 300_000, "increment": 3_000},
-        "clocks": [300_000, 300_000, 296_900],
+        "time_control": "300+3",
+        "clocks": [300, 300, 296.9],
     }
     answer = client.post("/api/pgn", json=body)
     assert answer.status_code == 200, answer.json
@@ -210,9 +210,10 @@ def test_the_pgn_without_a_clock_says_so(client: FlaskClient) -> None:
 @pytest.mark.parametrize(
     "extra",
     [
-        {"time_control": "5+3"},
-        {"time_control": {"initial": -1, "increment": 0}},
-        {"time_control": {"initial": 60_000}, "clocks": [1, 2, 3]},
+        {"time_control": "5 min"},
+        {"time_control": "-1+0"},
+        {"time_control": {"initial": 300_000, "increment": 3_000}},  # not the shape
+        {"time_control": "60+0", "clocks": [1, 2, 3]},  # more clocks than moves
         {"clocks": ["0:05:00"]},
         {"clocks": 300},
     ],

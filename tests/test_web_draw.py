@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ferrochess.service.game import DRAW_EARLIEST_MOVE
 from ferrochess.web import create_app
-from ferrochess.web.service import DRAW_EARLIEST_MOVE
 from flask import Flask
 from flask.testing import FlaskClient
 

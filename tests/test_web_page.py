@@ -35,7 +35,7 @@ from browser_helpers import (
     wait_state,
 )
 from ferrochess.engine import levels
-from ferrochess.web.service import NATURAL_THINK_SECONDS
+from ferrochess.service.game import NATURAL_THINK_SECONDS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -116,7 +116,7 @@ def test_the_engine_panel_is_shown_at_full_strength(play: Page) -> None:
     summary = play.locator("#app .engine-summary").inner_text()
     assert "from the search" in summary
     assert play.locator('#app [data-stat="depth"]').inner_text() not in ("", "–", "0")
-    assert play.locator("#app .engine-line .pv").inner_text().startswith("1...")
+    assert play.locator("#app .engine-line .pv").inner_text().startswith("1… ")
     assert play.get_attribute("#app .eval-bar", "aria-valuenow") is not None
     shot(play, "30-engine-panel")
 

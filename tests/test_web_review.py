@@ -170,12 +170,13 @@ def test_the_blunders_comment_says_what_the_refutation_does(page: Page, server: 
 
 
 def test_the_reviews_scores_name_the_tables_verdict(page: Page, server: str) -> None:
-    """review.js words an evaluation the tables judged by the verdict it carries (White's view,
-    as analyse_game gives it), never by its centipawns; a mate stays a mate."""
+    """The review words an evaluation (the UI kit's ui/score.js) the tables judged by the verdict
+    it carries (White's view, as analyse_game gives it), never by its centipawns; a mate stays a
+    mate."""
     open_page(page, server)
     words = page.evaluate(
         """async () => {
-            const { formatScore } = await import("/static/play/review.js");
+            const { formatScore } = await import("/static/ui/score.js");
             return [{cp: 19990, tablebase: "win"}, {cp: 0, tablebase: "cursed win"},
                     {cp: -19990, tablebase: "loss"}, {cp: 19990}, {mate: 1, tablebase: "win"}]
                 .map(formatScore);

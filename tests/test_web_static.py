@@ -15,13 +15,15 @@ from ferrochess.web import create_app
 STATIC = Path(__file__).resolve().parent.parent / "python" / "ferrochess" / "web" / "static"
 PLAY = STATIC / "play"
 ANALYSIS = STATIC / "analysis"
+UI = STATIC / "ui"
 VENDOR = STATIC / "vendor" / "chessground"
 CHESSGROUND = "../vendor/chessground/chessground.min.js"
 IMPORT = re.compile(r"""^\s*(?:import|export)\b[^;]*?\bfrom\s*(["'])(?P<path>[^"']+)\1""", re.M)
 BARE_IMPORT = re.compile(r"""^\s*import\s*(["'])(?P<path>[^"']+)\1""", re.M)
 DYNAMIC_IMPORT = re.compile(r"\bimport\s*\(")
-SPECIFIER = r"\./[a-z_]+\.js|\.\./play/[a-z_]+\.js"
-"""How a module names another: in its own folder, or the play page's from the analysis board's."""
+SPECIFIER = r"\./[a-z_]+\.js|\.\./(?:play|ui)/[a-z_]+\.js"
+"""How a module names another: in its own folder, the UI kit's, or the play page's from the
+analysis board's."""
 MAX_MODULE_LINES = 500
 """The longest a module of ours may be (lichess's ui/ keeps its files about this size)."""
 # What code that implements a chess rule has to name: castling, en passant, the ways a game
@@ -35,8 +37,8 @@ RULE_WORDS = re.compile(
 
 
 def every_module() -> list[Path]:
-    """The play page's modules and the analysis board's (static/analysis/)."""
-    return sorted([*PLAY.glob("*.js"), *ANALYSIS.glob("*.js")])
+    """The UI kit's modules (static/ui/), the play page's and the analysis board's."""
+    return sorted([*UI.glob("*.js"), *PLAY.glob("*.js"), *ANALYSIS.glob("*.js")])
 
 
 def code_only(source: str) -> str:
@@ -59,8 +61,9 @@ def test_chessground_is_vendored_with_its_licence_and_version() -> None:
 
 
 def test_modules_import_only_existing_files_without_cycles() -> None:
-    """A module imports ``./x.js`` from its own folder, ``../play/x.js`` (the analysis board's
-    from the play page's) or chessground: the forms widget.js rewrites; and nothing in a circle."""
+    """A module imports ``./x.js`` from its own folder, ``../ui/x.js`` (the UI kit),
+    ``../play/x.js`` (the analysis board's from the play page's) or chessground: the forms
+    widget.js rewrites; and nothing in a circle."""
     graph: dict[str, set[str]] = {}
     for path in every_module():
         name = path.relative_to(STATIC).as_posix()

@@ -47,6 +47,7 @@ from ferrochess.exceptions import (
     InvalidFenError,
     InvalidLimitError,
     InvalidNetworkError,
+    MissingExtraError,
     MissingTableError,
     TablebaseError,
 )
@@ -78,6 +79,7 @@ __all__ = [
     "InvalidLimitError",
     "InvalidNetworkError",
     "Level",
+    "MissingExtraError",
     "MissingTableError",
     "Opening",
     "SearchOptions",

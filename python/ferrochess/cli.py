@@ -22,10 +22,10 @@ from typing import TextIO
 from ferrochess import _core
 from ferrochess.book import build_book, open_book
 from ferrochess.engine import DEFAULT_BOOK, bench, perft, select_move
-from ferrochess.exceptions import EngineError, FerrochessError
+from ferrochess.exceptions import EngineError, FerrochessError, require_extra
+from ferrochess.service.analysis_board import DEFAULT_ANALYSIS_SECONDS
+from ferrochess.service.game import Settings
 from ferrochess.tablebase import SYZYGY_PATH_ENV
-from ferrochess.web.analysis_service import DEFAULT_ANALYSIS_SECONDS
-from ferrochess.web.service import Settings
 
 __all__ = ["main"]
 
@@ -37,6 +37,7 @@ MAX_PLAY_ENGINES = 256
 MIN_THINK_SECONDS = 0.01
 MAX_THINK_SECONDS = 3600.0
 MAX_ANALYSIS_SECONDS = 24 * 3600.0
+SERVE_INSTALL = 'pip install "ferrochess[serve]"'
 LISTEN_BACKLOG = 128
 """Connections the play server's socket queues before it accepts them (werkzeug's own number)."""
 
@@ -182,38 +183,47 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
         help="play ferrochess in the browser",
         description="Serve the play page (Flask) and print its address.",
     )
-    play.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
-    play.add_argument(
-        "--port", type=_bounded(int, 0, 65535), default=5000, help="port (default: 5000)"
-    )
+    add_page_options(play, port=5000, engines_help="searches at once (default: the number of CPUs)")
     play.add_argument("--open", action="store_true", help="open the page in a web browser")
-    play.add_argument(
+
+
+def add_page_options(command: argparse.ArgumentParser, *, port: int, engines_help: str) -> None:
+    """The options ``play`` and ``serve`` share: where to listen, the engines and their book,
+    tablebases and time, the analysis board's live engine, the games archive."""
+    command.add_argument(
+        "--host", default="127.0.0.1", help="address to bind (default: %(default)s)"
+    )
+    command.add_argument(
+        "--port", type=_bounded(int, 0, 65535), default=port, help="port (default: %(default)s)"
+    )
+    command.add_argument(
+        "--engines", type=_bounded(int, 1, MAX_PLAY_ENGINES), default=None, metavar="N",
+        help=engines_help,
+    )  # fmt: skip
+    command.add_argument(
         "--book", default=DEFAULT_BOOK, metavar="BOOK", help="'default' (built in), path or 'none'"
     )
-    play.add_argument(
+    command.add_argument(
         "--syzygy-path",
         default=None,
         metavar="DIRS",
         help=f"Syzygy tablebase directories (default: ${SYZYGY_PATH_ENV})",
     )
-    play.add_argument(
-        "--engines", type=_bounded(int, 1, MAX_PLAY_ENGINES), default=None, metavar="N",
-        help="searches at once (default: the number of CPUs)",
-    )  # fmt: skip
-    play.add_argument(
+    command.add_argument(
         "--think", type=_bounded(float, MIN_THINK_SECONDS, MAX_THINK_SECONDS),
         default=Settings.max_think_seconds,
         metavar="SECONDS", help="longest search per move (default: %(default)g)",
     )  # fmt: skip
-    play.add_argument(
-        "--database", default="default", metavar="PATH|URL",
-        help="the games archive: a SQLite file, a database URL, 'default' (a file in your data "
-        "directory) or 'none' (default: %(default)s)",
-    )
-    play.add_argument(
+    command.add_argument(
         "--analysis-seconds", type=_bounded(float, MIN_THINK_SECONDS, MAX_ANALYSIS_SECONDS),
         default=DEFAULT_ANALYSIS_SECONDS, metavar="SECONDS",
         help="longest the analysis board's live engine runs on a position (default: %(default)g)",
+    )  # fmt: skip
+    command.add_argument(
+        "--database", default="default", metavar="PATH|URL",
+        help="the games archive: a SQLite file, a sqlite:/// or postgresql:// URL (PostgreSQL "
+        "needs the postgresql extra), 'none' (no archive) or 'default' (games.sqlite3 in your "
+        "data directory; the default)",
     )  # fmt: skip
 
 
@@ -297,7 +307,7 @@ def run_play(args: argparse.Namespace) -> int:
     if isinstance(listener, str):
         print(f"{PROG} play: cannot listen on {args.host}:{args.port}: {listener}", file=sys.stderr)
         return EXIT_USAGE
-    from ferrochess.web.archive import ArchiveError
+    from ferrochess.service.archive import ArchiveError
 
     with listener:
         port = listener.getsockname()[1]  # the system's choice for --port 0
@@ -319,14 +329,9 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``serve``: the play page and the games archive under a production WSGI server."""
-    from ferrochess.web.serving import (
-        DEFAULT_RATE_LIMIT,
-        IDLE_THREADS,
-        SHUTDOWN_MARGIN_SECONDS,
-        parse_rate_limit,
-        parse_rate_limit_storage,
-    )
+    """Add ``serve``: the play page and the games archive under a production WSGI server
+    (the ``serve`` extra: waitress and Flask-Limiter; ``serve-gunicorn`` for gunicorn)."""
+    from ferrochess.web.serving import DEFAULT_RATE_LIMIT, IDLE_THREADS, SHUTDOWN_MARGIN_SECONDS
 
     serve = commands.add_parser(
         "serve",
@@ -335,17 +340,14 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
             "Serve the play page, the analysis board and the games archive under a production "
             "WSGI server and print its address. Requests are logged on stderr (Apache's combined "
             "format plus the microseconds taken). SIGTERM or Ctrl-C stops it: running searches "
-            f"get the think cap plus {SHUTDOWN_MARGIN_SECONDS:g} s to answer. See docs/serving.md."
+            f"get the think cap plus {SHUTDOWN_MARGIN_SECONDS:g} s to answer. Needs the serve "
+            f"extra ({SERVE_INSTALL}). See docs/serving.md."
         ),
     )
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
-    serve.add_argument(
-        "--port", type=_bounded(int, 0, 65535), default=8000, help="port (default: 8000)"
-    )
-    serve.add_argument(
-        "--database", default="default", metavar="PATH|URL",
-        help="the games archive: a SQLite file, a sqlite:/// or postgresql:// URL, 'none' (no "
-        "archive) or 'default' (games.sqlite3 in the user's data directory; the default)",
+    add_page_options(
+        serve, port=8000,
+        engines_help="searches at once per process (default: the CPUs, shared among gunicorn's "
+        "workers)",
     )  # fmt: skip
     serve.add_argument(
         "--server", choices=("waitress", "gunicorn"), default="waitress",
@@ -360,57 +362,21 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         help=f"request threads per process (default: 2 x engines + {IDLE_THREADS})",
     )  # fmt: skip
     serve.add_argument(
-        "--engines", type=_bounded(int, 1, MAX_PLAY_ENGINES), default=None, metavar="N",
-        help="searches at once per process (default: the CPUs, shared among gunicorn's workers)",
-    )  # fmt: skip
-    serve.add_argument(
-        "--book", default=DEFAULT_BOOK, metavar="BOOK", help="'default' (built in), path or 'none'"
-    )
-    serve.add_argument(
-        "--syzygy-path",
-        default=None,
-        metavar="DIRS",
-        help=f"Syzygy tablebase directories (default: ${SYZYGY_PATH_ENV})",
-    )
-    serve.add_argument(
-        "--think", type=_bounded(float, MIN_THINK_SECONDS, MAX_THINK_SECONDS),
-        default=Settings.max_think_seconds,
-        metavar="SECONDS", help="longest search per move (default: %(default)g)",
-    )  # fmt: skip
-    serve.add_argument(
-        "--analysis-seconds", type=_bounded(float, MIN_THINK_SECONDS, MAX_ANALYSIS_SECONDS),
-        default=DEFAULT_ANALYSIS_SECONDS, metavar="SECONDS",
-        help="longest the analysis board's live engine runs on a position (default: %(default)g)",
-    )  # fmt: skip
-    serve.add_argument(
         "--proxies", type=_bounded(int, 0, 16), default=0, metavar="N",
         help="reverse proxies in front that set X-Forwarded-For/-Proto/-Host (default: 0; "
         "behind one nginx or Caddy: 1)",
     )  # fmt: skip
+    # Read by run_serve, once the extra that reads them (Flask-Limiter's `limits`) is found.
     serve.add_argument(
-        "--rate-limit", type=_checked(parse_rate_limit),
-        default=DEFAULT_RATE_LIMIT, metavar="SPEC",
+        "--rate-limit", default=DEFAULT_RATE_LIMIT, metavar="SPEC",
         help="engine requests (move, review, analyse, judge, draw) per client address, per "
         "process, e.g. '60/minute;1000/day', or 'none' (default: %(default)s)",
     )  # fmt: skip
     serve.add_argument(
-        "--rate-limit-storage", type=_checked(parse_rate_limit_storage),
-        default="memory://", metavar="URI",
+        "--rate-limit-storage", default="memory://", metavar="URI",
         help="where the rate limit counts: memory:// (each process its own; the default) or a "
         "store shared by gunicorn's workers and machines, e.g. redis://localhost:6379",
     )  # fmt: skip
-
-
-def _checked(read: Callable[[str], object]) -> Callable[[str], object]:
-    """An argparse type: ``read(text)``, whose ValueError is the message argparse shows."""
-
-    def parse(text: str) -> object:
-        try:
-            return read(text)
-        except ValueError as error:
-            raise argparse.ArgumentTypeError(str(error)) from None
-
-    return parse
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -421,8 +387,20 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"{PROG} serve: {why}", file=sys.stderr)
         return EXIT_USAGE
 
-    if args.server == "gunicorn" and (why := serving.gunicorn_unavailable()) is not None:
-        return refuse(why)
+    if args.server == "gunicorn":
+        require_extra(f"{PROG} serve --server gunicorn", "serve-gunicorn", "gunicorn", "limits")
+        if (why := serving.gunicorn_unavailable()) is not None:
+            return refuse(why)
+    else:
+        require_extra(f"{PROG} serve", "serve", "waitress", "flask_limiter", "limits")
+    try:
+        rate_limit = serving.parse_rate_limit(args.rate_limit)
+    except ValueError as error:
+        return refuse(f"argument --rate-limit: {error}")
+    try:
+        serving.parse_rate_limit_storage(args.rate_limit_storage)
+    except ValueError as error:
+        return refuse(f"argument --rate-limit-storage: {error}")
     if args.server == "waitress" and args.workers not in (None, 1):
         return refuse("waitress runs one process: --workers needs --server gunicorn")
     config = _app_config(args)
@@ -431,10 +409,10 @@ def run_serve(args: argparse.Namespace) -> int:
         return refuse(f"cannot listen on {args.host}:{args.port}: {listener}")
     options = serving.ServeOptions(
         config=config, host=args.host, server=args.server, workers=args.workers,
-        threads=args.threads, proxies=args.proxies, rate_limit=args.rate_limit,
+        threads=args.threads, proxies=args.proxies, rate_limit=rate_limit,
         rate_limit_storage=args.rate_limit_storage, think_seconds=args.think,
     )  # fmt: skip
-    from ferrochess.web.archive import ArchiveError
+    from ferrochess.service.archive import ArchiveError
 
     with listener:
         try:

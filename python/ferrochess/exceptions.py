@@ -17,6 +17,7 @@ __all__ = [
     "InvalidNetworkError",
     "InvalidFenError",
     "InvalidLimitError",
+    "MissingExtraError",
     "MissingTableError",
     "TablebaseError",
 ]
@@ -81,6 +82,35 @@ class MissingTableError(FerrochessError, KeyError):
 class AnalysisOutputError(FerrochessError, ValueError):
     """An analysis output file cannot be continued: it is not an analysis file, or it was written
     with other settings (a different limit). The message names the file and both settings."""
+
+
+class MissingExtraError(FerrochessError, ImportError):
+    """What was asked needs an optional part of ferrochess that is not installed (``ferrochess
+    serve`` needs the ``serve`` extra, a PostgreSQL archive the ``postgresql`` one). The message
+    names what needs it and the exact ``pip install`` line; :attr:`extra` is the extra's name and
+    :attr:`install` that line. The command line exits 2 with the message, never a traceback."""
+
+    def __init__(self, what: str, extra: str, missing: str) -> None:
+        self.extra = extra
+        self.install = f'pip install "ferrochess[{extra}]"'
+        super().__init__(
+            f"{what} needs {missing}, which is not installed: {self.install}", name=missing
+        )
+
+
+def require_extra(what: str, extra: str, *modules: str) -> None:
+    """Nothing when every one of ``modules`` can be imported; else :class:`MissingExtraError`
+    naming ``what`` needs them and the ``pip install`` line of ``extra``. Finds the modules
+    without importing them."""
+    import importlib.util
+
+    for module in modules:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            raise MissingExtraError(what, extra, module)
 
 
 class EngineError(FerrochessError, RuntimeError):

@@ -7,7 +7,7 @@ drag, with the page's clocks, move list, engine panel, review and controls. It r
 anywidget does (JupyterLab, Jupyter Notebook 7, VS Code). The page's ES modules are sent to the
 front end as the trait ``_modules`` and loaded by ``static/play/widget.js``; instead of HTTP they
 send their requests (docs/play.md) over the widget's comm, and the kernel answers them with a
-:class:`~ferrochess.web.service.GameService` over the widget's own engine, in worker threads, so a
+:class:`~ferrochess.service.game.GameService` over the widget's own engine, in worker threads, so a
 cancel gets through while the engine searches. anywidget is imported only here and in
 :mod:`ferrochess.notebook_analysis`; without it ``import ferrochess.notebook`` and
 :class:`NotebookGame` still work and :func:`play` raises ImportError saying how to install it.
@@ -44,7 +44,7 @@ from ferrochess.notebook_game import (
     check_think_time,
     color_of,
 )
-from ferrochess.web.service import Settings, check_level
+from ferrochess.service.game import Settings, check_level
 from ferrochess.widget_comm import (
     PLAY_UI,
     Message,

@@ -25,8 +25,8 @@ import chess.pgn
 
 from ferrochess import pgn_tree, rules
 from ferrochess.engine import Engine
-from ferrochess.web.analysis_service import DEFAULT_ANALYSIS_SECONDS, MAX_LINES
-from ferrochess.web.service import Settings
+from ferrochess.service.analysis_board import DEFAULT_ANALYSIS_SECONDS, MAX_LINES
+from ferrochess.service.game import Settings
 from ferrochess.widget_comm import ANALYSIS_FOLDERS, ANALYSIS_UI
 
 try:

@@ -14,10 +14,11 @@ whose move it is, how the game ended and what the engine last thought. It is a c
 service's judge: how the game stands and ends, and in which words, is
 :func:`ferrochess.rules.status` (lichess's rules: threefold repetition on the third occurrence, the
 fifty-move rule at the hundredth half-move, never a move earlier), a FEN is read by
-:func:`ferrochess.rules.position` and a level checked by :func:`ferrochess.web.service.check_level`,
-and the engine's reply comes from :meth:`ferrochess.web.service.GameService.reply`, as for the play
-page. What it does itself is the controller's part: selection and clicks, typed SAN or UCI,
-takeback, and drawing the board.
+:func:`ferrochess.rules.position` and a level checked by
+:func:`ferrochess.service.game.check_level`, and the engine's reply comes from
+:meth:`ferrochess.service.game.GameService.reply`, as for the play page. What it does itself
+is the controller's part: selection and clicks, typed SAN or UCI, takeback, and drawing the
+board.
 """
 
 from __future__ import annotations
@@ -34,9 +35,9 @@ from ferrochess import _core, rules
 from ferrochess._closing import Closing
 from ferrochess.engine import Engine
 from ferrochess.interop import white_score
-from ferrochess.web.pool import EnginePool
-from ferrochess.web.reading import Game
-from ferrochess.web.service import GameService, Settings, check_level
+from ferrochess.service.game import GameService, Settings, check_level
+from ferrochess.service.pool import EnginePool
+from ferrochess.service.reading import Game
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -283,7 +284,7 @@ class NotebookGame(Closing):
         seconds, from the book when :attr:`book` is on) and returns its PlayResult, which
         :meth:`engine_text` then describes. Raises ValueError when the game is over. The move
         comes from the play page's judge, :meth:`GameService.reply
-        <ferrochess.web.service.GameService.reply>`, over this game's engine (without the page's
+        <ferrochess.service.game.GameService.reply>`, over this game's engine (without the page's
         natural delay)."""
         if self.is_over():
             raise ValueError(f"the game is over ({self.status_text()})")

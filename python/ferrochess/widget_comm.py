@@ -18,10 +18,10 @@ from typing import Any
 
 from ferrochess._closing import Closing
 from ferrochess.engine import Engine
-from ferrochess.web.analysis_service import AnalysisService
-from ferrochess.web.pool import EnginePool
-from ferrochess.web.service import BadInput, GameService, Settings
-from ferrochess.web.service import refusal as service_refusal
+from ferrochess.service.analysis_board import AnalysisService
+from ferrochess.service.game import BadInput, GameService, Settings
+from ferrochess.service.game import refusal as service_refusal
+from ferrochess.service.pool import EnginePool
 
 try:
     import anywidget
@@ -41,8 +41,8 @@ __all__ = [
 ]
 
 STATIC = Path(__file__).resolve().parent / "web" / "static"
-"""The page's static files: ``play/`` and ``analysis/`` (ES modules and CSS of the play page and
-the analysis board) and ``vendor/chessground/``."""
+"""The page's static files: ``ui/`` (the UI kit both pages share), ``play/`` and ``analysis/``
+(ES modules and CSS of the play page and the analysis board) and ``vendor/chessground/``."""
 WIDGET_ENTRY = "play/widget.js"
 """The anywidget entry (``_esm``) of both widgets; the other modules reach the front end through
 ``_modules``; the trait ``_entry`` says which UI to mount (:data:`PLAY_UI`, :data:`ANALYSIS_UI`)."""
@@ -50,7 +50,10 @@ PLAY_UI = {"module": "play/app.js", "mount": "mountPlay"}
 ANALYSIS_UI = {"module": "analysis/app.js", "mount": "mountAnalysis"}
 ANALYSIS_FOLDERS = ("play", "analysis")
 """The folders of ``static`` whose modules and styles the analysis widget is sent (the play
-widget, ``play/`` only)."""
+widget, ``play/`` only); every widget gets the :data:`UI_KIT` too."""
+UI_KIT = "ui"
+"""The folder of the UI kit (scores, move numbers, errors, elements) that every page imports:
+sent to every widget, whatever its folders."""
 CHESSGROUND_MODULE = "vendor/chessground/chessground.min.js"
 CHESSGROUND_CSS = (
     "vendor/chessground/chessground.base.css",
@@ -79,11 +82,11 @@ logger = logging.getLogger(__name__)
 
 def module_sources(static: Path = STATIC, folders: tuple[str, ...] = ("play",)) -> dict[str, str]:
     """The front end's ES modules by their path under ``static`` (``"play/app.js"``, ...): every
-    ``.js`` of ``folders`` (the play page's, and the analysis board's for its widget) but the
-    page-only ones, and chessground's module."""
+    ``.js`` of the :data:`UI_KIT` and ``folders`` (the play page's, and the analysis board's for its
+    widget) but the page-only ones, and chessground's module."""
     names = [
         path.relative_to(static).as_posix()
-        for folder in folders
+        for folder in dict.fromkeys((UI_KIT, *folders))
         for path in sorted((static / folder).rglob("*.js"))
     ]
     names = [name for name in names if name not in PAGE_ONLY] + [CHESSGROUND_MODULE]
@@ -91,11 +94,11 @@ def module_sources(static: Path = STATIC, folders: tuple[str, ...] = ("play",)) 
 
 
 def widget_css(static: Path = STATIC, folders: tuple[str, ...] = ("play",)) -> str:
-    """A widget's style sheet: chessground's board and pieces, then the CSS of ``folders`` (the
-    page-only ``page.css`` left out)."""
+    """A widget's style sheet: chessground's board and pieces, then the CSS of the :data:`UI_KIT`
+    and ``folders`` (the page-only ``page.css`` left out)."""
     own = [
         path.relative_to(static).as_posix()
-        for folder in folders
+        for folder in dict.fromkeys((UI_KIT, *folders))
         for path in sorted((static / folder).rglob("*.css"))
     ]
     names = list(CHESSGROUND_CSS) + [name for name in own if name not in PAGE_ONLY]
@@ -218,7 +221,7 @@ class WidgetBackend(Closing):
 
 def refusal(error: Exception) -> Message:
     """``{error, field, status}`` for an exception raised while answering, worded as the HTTP API
-    words it (:func:`ferrochess.web.service.refusal`); a failure that is no refusal is logged with
+    words it (:func:`ferrochess.service.game.refusal`); a failure that is no refusal is logged with
     its traceback and answered 500."""
     answer = service_refusal(error)
     if answer is not None:

@@ -30,18 +30,18 @@
 ``FERROCHESS_MAX_PGN_BYTES``
     Largest PGN (or tree) the analysis board may import or export, in bytes (default 4 MiB).
 ``FERROCHESS_DATABASE``
-    The games archive (:mod:`ferrochess.web.archive`): a SQLite file's path, a database URL
+    The games archive (:mod:`ferrochess.service.archive`): a SQLite file's path, a database URL
     (``sqlite:///...``, ``postgresql://...``), ``"default"`` for the file in the user's data
     directory (what ``ferrochess play`` and ``serve`` use), or None (the default here: no archive;
     the archive's routes answer 404).
 
-The defaults of these service settings are :class:`~ferrochess.web.service.Settings`'s.
+The defaults of these service settings are :class:`~ferrochess.service.game.Settings`'s.
 ``MAX_CONTENT_LENGTH``
     Largest request body in bytes (default 64 KiB); a larger one is refused with 400.
 
 Every error of the JSON API is ``{"error": message, "field": name}`` with status 400 (bad input),
 404, 405, 409 (a cancelled search) or 503 (all engines busy). The API is written down in
-docs/play.md; the requests are answered by :class:`ferrochess.web.service.GameService`.
+docs/play.md; the requests are answered by :class:`ferrochess.service.game.GameService`.
 """
 
 from __future__ import annotations
@@ -54,11 +54,11 @@ from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ferrochess._core import DEFAULT_BOOK, DEFAULT_HASH_MB
+from ferrochess.service.analysis_board import DEFAULT_ANALYSIS_SECONDS, AnalysisService
+from ferrochess.service.archive import Archive
+from ferrochess.service.game import GameService, Settings
+from ferrochess.service.pool import EnginePool
 from ferrochess.tablebase import SYZYGY_PATH_ENV
-from ferrochess.web.analysis_service import DEFAULT_ANALYSIS_SECONDS, AnalysisService
-from ferrochess.web.archive import Archive
-from ferrochess.web.pool import EnginePool
-from ferrochess.web.service import GameService, Settings
 
 __all__ = ["create_app", "EnginePool", "GameService", "Settings"]
 

@@ -1,9 +1,9 @@
 """The ``games`` blueprint: the games archive on the web (docs/play.md, "The games archive").
 
 A finished game is submitted once by the page that played it; the archive
-(:class:`~ferrochess.web.archive.Archive`, SQLite by default, PostgreSQL for a host that outgrows
-one machine) judges it again, stores it under an id nobody can guess, and keeps its review once
-one is made. Nothing here deletes or rewrites a stored game.
+(:class:`~ferrochess.service.archive.Archive`, SQLite by default, PostgreSQL for a host that
+outgrows one machine) judges it again, stores it under an id nobody can guess, and keeps its
+review once one is made. Nothing here deletes or rewrites a stored game.
 
 ``POST /api/games``             a finished game -> 201 ``{id, url}``; 200 when it was stored
                                 already (a retried submission); 409 when its ``client_id`` names
@@ -40,15 +40,16 @@ from flask import (
 )
 
 from ferrochess import pgn_tree
-from ferrochess.web.archive import (
+from ferrochess.service.archive import (
     MAX_REVIEW_BYTES,
     Archive,
     ArchiveConflict,
     ArchiveMissing,
     ArchiveUnavailable,
 )
+from ferrochess.service.reading import BadInput, read_game
+from ferrochess.service.time_control import read_time_control, tag_of
 from ferrochess.web.play import payload
-from ferrochess.web.reading import BadInput, read_game
 
 bp = Blueprint("games", __name__, template_folder="templates")
 
@@ -119,7 +120,7 @@ def submit_review(ident: str) -> Any:
 
 @bp.get("/api/games/<ident>")
 def game_record(ident: str) -> Any:
-    """The stored game (:func:`ferrochess.web.archive.game_record`), its review, and ``tree``:
+    """The stored game (:func:`ferrochess.service.archive.game_record`), its review, and ``tree``:
     the analysis board's tree of it (:mod:`ferrochess.pgn_tree`), the review on its moves."""
     game = archive().get_game(ident)
     if game is None:
@@ -131,11 +132,10 @@ def tree_of(game: dict[str, Any]) -> dict[str, Any]:
     """The analysis board's tree of a stored game: its moves with their clocks, its players and
     result as headers, its review's evaluations, lines and verdicts on the moves."""
     board = read_game({"fen": game["fen"], "moves": game["moves"]}).board
-    control = game["time_control"]
     headers = {
         "Event": "ferrochess", "White": game["white"], "Black": game["black"],
         "Result": game["result"],
-        "TimeControl": "-" if control is None else "{}+{}".format(*control),
+        "TimeControl": tag_of(read_time_control(game["time_control"])),
     }  # fmt: skip
     tree = pgn_tree.tree_from_review(board, headers, game["review"])
     for node, seconds in zip(tree["moves"], game["clocks"]):

@@ -1,6 +1,6 @@
 """The ``play`` blueprint: the page and the stateless JSON API of docs/play.md.
 
-Every request is answered by the app's :class:`~ferrochess.web.service.GameService` (the notebook
+Every request is answered by the app's :class:`~ferrochess.service.game.GameService` (the notebook
 board uses the same one over its comm). The client keeps the game (start FEN, UCI moves and how it
 ended off the board) and sends it whole with every request, so a game survives a page reload and
 a server restart. Endpoints:
@@ -18,7 +18,7 @@ a server restart. Endpoints:
 ``POST /api/cancel``       ``{client}`` -> stops that client's search or review
 ``POST /api/pgn``          a game + ``white``, ``black`` -> ``{pgn, filename}``
 
-The analysis board (:mod:`ferrochess.web.analysis_service`):
+The analysis board (:mod:`ferrochess.service.analysis_board`):
 
 ``GET /analysis``          the analysis board (``?fen=`` starts it at a position)
 ``POST /api/position``     a node of the tree (start FEN + moves) -> its State, without positions
@@ -55,9 +55,9 @@ from flask import (
 )
 
 from ferrochess.exceptions import IllegalMoveError, InvalidFenError
-from ferrochess.web.analysis_service import Analysis, AnalysisService
-from ferrochess.web.reading import BadInput, read_game
-from ferrochess.web.service import Busy, Cancelled, GameService, refusal
+from ferrochess.service.analysis_board import Analysis, AnalysisService
+from ferrochess.service.game import Busy, Cancelled, GameService, refusal
+from ferrochess.service.reading import BadInput, read_game
 
 # Templates in templates/play/ and static files in static/, namespaced by the blueprint.
 bp = Blueprint("play", __name__, template_folder="templates", static_folder="static",

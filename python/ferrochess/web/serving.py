@@ -139,7 +139,7 @@ def gunicorn_unavailable() -> str | None:
         import gunicorn  # type: ignore[import-untyped]  # noqa: F401
     except ImportError:
         return (
-            "gunicorn is not installed (pip install 'ferrochess[serve-gunicorn]'); "
+            'gunicorn is not installed (pip install "ferrochess[serve-gunicorn]"); '
             "or use --server waitress"
         )
     return None

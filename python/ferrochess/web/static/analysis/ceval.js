@@ -9,7 +9,7 @@
 // the search has ended), then starts the next one; turning the engine off does the same. The
 // server stops a search too when its connection closes, or at its own time cap ("cap").
 
-import { describeError } from "./format.js";
+import { describeError, isBusy, retryWords } from "../ui/errors.js";
 
 export const MAX_LINES = 5;
 const BUSY_RETRIES = 3;
@@ -130,10 +130,10 @@ export class CevalCtrl {
     } catch (error) {
       if (generation !== this.generation || (error && error.name === "AbortError")) return;
       // Busy (503) or over this client's rate (429): wait as long as the server says, then again.
-      if (error && (error.status === 503 || error.status === 429) && retries > 0) {
-        this.error = `${describeError(error)} Trying again…`;
-        this.onChange();
+      if (isBusy(error) && retries > 0) {
         const seconds = error.retryAfter || DEFAULT_RETRY_SECONDS;
+        this.error = retryWords(error, seconds);
+        this.onChange();
         setTimeout(() => {
           if (generation === this.generation && this.enabled) this.#restart(retries - 1);
         }, seconds * 1000);

@@ -3,17 +3,15 @@
 // click on a move plays the line up to it), and why the search ended. With the engine off, a
 // node that a review (or a PGN's [%eval]) evaluated shows that evaluation and its best line.
 
-import { el } from "../play/panels.js";
-import { DONE_WORDS, formatCount, formatNps, formatScore, moveNumber, whiteMoves } from "./format.js";
+import { el } from "../ui/dom.js";
+import { numberedLine } from "../ui/moves.js";
+import { formatScore } from "../ui/score.js";
+import { DONE_WORDS, formatCount, formatNps } from "./format.js";
 
 /** SAN moves from ply `ply` with their numbers, as elements of class `cls` (data-index each). */
 function numberedMoves(sans, ply, cls, extra = {}) {
-  return sans.map((san, index) => {
-    const at = ply + index;
-    const number = index === 0 || whiteMoves(at) ? moveNumber(at) : "";
-    return el("span", { class: cls, "data-index": index, ...extra },
-      number ? el("span", { class: "index" }, number) : null, san);
-  });
+  return numberedLine(sans, ply).map(({ label, san }, index) =>
+    el("span", { class: cls, "data-index": index, ...extra }, label ? el("span", { class: "index" }, label) : null, san));
 }
 
 /** The ply of the position at `path` from the root's ply. */
@@ -28,7 +26,7 @@ export function renderCeval(parts, ctrl, rootPly) {
   parts.multipv.value = String(ceval.multipv);
   parts.root.dataset.engine = ceval.enabled ? (ceval.running ? "running" : "idle") : "off";
   parts.root.dataset.done = ceval.done || "";
-  parts.score.textContent = ceval.enabled && lines.length ? formatScore(lines[0].score) : "";
+  parts.score.textContent = ceval.enabled ? formatScore(lines.length ? lines[0].score : null) : "";
   const info = [];
   if (ceval.enabled && ceval.depth !== null && lines.length) info.push(`depth ${ceval.depth}`);
   if (ceval.enabled && ceval.nps) info.push(formatNps(ceval.nps));

@@ -10,9 +10,9 @@
 // and explorer answer are asked once.
 
 import { createBoard } from "../play/board.js";
+import { describeError } from "../ui/errors.js";
 import { CevalCtrl } from "./ceval.js";
 import { ExplorerCtrl } from "./explorer.js";
-import { describeError } from "./format.js";
 import { PgnCtrl } from "./pgn.js";
 import { AnalysisStore } from "./store.js";
 import * as T from "./tree.js";

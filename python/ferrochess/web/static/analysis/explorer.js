@@ -3,7 +3,7 @@
 // and the tablebases' verdict on the position and on each move. One answer per position, kept;
 // explorer_view.js draws it.
 
-import { describeError } from "./format.js";
+import { describeError } from "../ui/errors.js";
 
 const CACHE_LIMIT = 500;
 

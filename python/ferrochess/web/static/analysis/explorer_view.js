@@ -4,7 +4,7 @@
 // lichess words them from the mover's point of view. A click on a move plays it (the view hands
 // the move to the controller; the SAN is the server's).
 
-import { el } from "../play/panels.js";
+import { el } from "../ui/dom.js";
 
 /** lichess's words for a tablebase verdict of a move, from the side that plays it. */
 export const MOVE_VERDICTS = Object.freeze({

@@ -1,29 +1,8 @@
-// What the analysis board's views share: scores in words, the evaluation bar's mapping, PGN's
-// NAGs as glyphs, move numbers. Pure functions of what the server said; no chess rule.
+// What the analysis board's views share: PGN's NAGs as glyphs, the review's judgements as NAGs,
+// the engine's speed and why it stopped, in words. Scores, move numbers, errors, elements and the
+// judgements' words are the UI kit's (../ui/). Pure functions of what the server said; no chess rule.
 
-import { formatScore as playFormatScore } from "../play/panels.js";
-
-/** "+0.31", "-1.20", "#3", "#-2" (White's view); "TB win" where the tables judged; "" for none. */
-export function formatScore(score) {
-  if (!score) return "";
-  return playFormatScore(score);
-}
-
-/** lichess's winning chances of White in -1..1 from a score (White's view): its logistic curve of
- * the centipawns (capped at ±1000), ±1 for a mate. */
-export function winningChances(score) {
-  if (!score) return 0;
-  if (score.mate !== undefined && score.mate !== null) return score.mate > 0 ? 1 : score.mate < 0 ? -1 : 0;
-  if (score.tablebase === "win") return 1;
-  if (score.tablebase === "loss") return -1;
-  const cp = Math.max(-1000, Math.min(1000, Number(score.cp) || 0));
-  return 2 / (1 + Math.exp(-0.00368208 * cp)) - 1;
-}
-
-/** White's share of the evaluation bar in percent (50 when there is no score). */
-export function barShare(score) {
-  return 50 + 50 * winningChances(score);
-}
+import { JUDGEMENT_NAMES } from "../ui/judgement.js";
 
 /** PGN's NAGs as lichess draws them: glyph, name, and the class that colours it. */
 export const NAGS = Object.freeze({
@@ -57,7 +36,9 @@ export const POSITION_NAGS = [10, 13, 14, 15, 16, 17, 18, 19, 22, 146];
 
 /** A review's judgement as its glyph's NAG (lichess's colours for ?!, ?, ??). */
 export const JUDGEMENT_NAGS = Object.freeze({ inaccuracy: 6, mistake: 2, blunder: 4 });
-export const JUDGEMENT_WORDS = Object.freeze({ inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" });
+export const JUDGEMENT_WORDS = Object.freeze(
+  Object.fromEntries(Object.entries(JUDGEMENT_NAMES).map(([judgement, [name]]) => [judgement, name])),
+);
 
 /** The glyph of NAG `nag`: `{glyph, name, kind}` ("$23" and its number for one without a glyph). */
 export function nagGlyph(nag) {
@@ -74,25 +55,6 @@ export function shownNags(node) {
   if (judged && !nags.some((nag) => nag >= 1 && nag <= 7)) nags.unshift(judged);
   return nags;
 }
-
-/** The ply of the root position (plies since move 1 with White to move), read from the FEN's
- * side-to-move and move-number fields. */
-export function rootPly(fen) {
-  const fields = String(fen || "").trim().split(/\s+/);
-  const number = Math.max(1, Number.parseInt(fields[5], 10) || 1);
-  return (number - 1) * 2 + (fields[1] === "b" ? 1 : 0);
-}
-
-/** The label before a move played from ply `ply` (the position before it): "12." for White, "12…"
- * for Black; `always` false leaves Black's out ("") as inside a line that runs on. */
-export function moveNumber(ply, always = true) {
-  const number = Math.floor(ply / 2) + 1;
-  if (ply % 2 === 0) return `${number}.`;
-  return always ? `${number}…` : "";
-}
-
-/** Whether the move played from ply `ply` is White's. */
-export const whiteMoves = (ply) => ply % 2 === 0;
 
 /** "1.2 kn/s", "850 n/s", "2.4 Mn/s". */
 export function formatNps(nps) {
@@ -112,13 +74,3 @@ export const DONE_WORDS = Object.freeze({
   finished: "Search finished.",
   over: "The game is over in this position.",
 });
-
-/** What went wrong, in words for a person (the server's message, or why it could not answer). */
-export function describeError(error) {
-  const status = error && error.status;
-  if (status === 503) return "Every engine is busy; try again in a moment.";
-  if (status === 429) return "Too many engine requests from here for now; trying again shortly.";
-  if (error && error.kind === "network") return "Cannot reach the server: is it still running?";
-  const words = String((error && error.message) || error || "something went wrong");
-  return `${words[0].toUpperCase()}${words.slice(1)}${/[.!?]$/.test(words) ? "" : "."}`;
-}

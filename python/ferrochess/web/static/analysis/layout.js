@@ -4,17 +4,14 @@
 // the ids labels need are prefixed with `uid`. Tests find controls by `data-action` (a button's
 // job) and `data-role` (a field's). The classes of play.css (.fc-play) style what is shared.
 
-import { el } from "../play/panels.js";
+import { el } from "../ui/dom.js";
+import { buildEvalBar } from "../ui/eval_bar.js";
 
 const button = (action, text, attributes = {}) =>
   el("button", { type: "button", "data-action": action, ...attributes }, text);
 
 function boardArea() {
-  const evalFill = el("div", { class: "eval-fill", style: "height: 50%" });
-  const evalBar = el("div", {
-    class: "eval-bar", role: "meter", "aria-label": "Evaluation from White's view",
-    "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": 50, "data-testid": "eval-bar",
-  }, evalFill);
+  const { evalBar, evalFill } = buildEvalBar({ "data-testid": "eval-bar" });
   const board = el("div", { class: "board", "aria-label": "Chess board" });
   const opening = el("p", { class: "opening", "aria-live": "polite" });
   const nav = {

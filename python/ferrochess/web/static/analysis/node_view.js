@@ -2,7 +2,7 @@
 // was Nf3. g4 allows mate in 1."), the comment after the move (editable; the root's is the one
 // before the first move) and the NAG glyphs to set or clear, as lichess's glyph editor offers them.
 
-import { el } from "../play/panels.js";
+import { el } from "../ui/dom.js";
 import { JUDGEMENT_WORDS, MOVE_NAGS, POSITION_NAGS, nagGlyph } from "./format.js";
 
 function nagButton(nag) {

@@ -4,7 +4,7 @@
 // python-chess with its variations, comments, NAGs and evaluations, as a download and as text.
 // The analysis controller (`host`) takes the tree read: host.loadTree(nestedTree).
 
-import { describeError } from "./format.js";
+import { describeError } from "../ui/errors.js";
 import { withoutMarks } from "./tree.js";
 import { fromWire, toWire } from "./wire.js";
 

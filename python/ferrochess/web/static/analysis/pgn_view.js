@@ -2,7 +2,7 @@
 // a FEN), the list of the games of a file to pick one by its headers, the exported PGN as text
 // with a download (a Blob) and a copy button, and what went wrong.
 
-import { el } from "../play/panels.js";
+import { el } from "../ui/dom.js";
 
 const HEADERS = ["White", "Black", "Result", "Event", "Date"];
 

@@ -2,7 +2,7 @@
 // make it the main line, fold its fork's variations, delete from the move on. It acts on the move
 // clicked, through the controller.
 
-import { el } from "../play/panels.js";
+import { el } from "../ui/dom.js";
 import { nodeAt, nodesAlong, onMainline } from "./tree.js";
 
 export class TreeMenu {

@@ -5,8 +5,10 @@
 // review's verdicts are shown. Each move is an element with `data-path` ("0.0.1"); clicks and
 // the context menu are handed to the controller by one listener on the container.
 
-import { el } from "../play/panels.js";
-import { JUDGEMENT_WORDS, formatScore, moveNumber, nagGlyph, rootPly, shownNags, whiteMoves } from "./format.js";
+import { el } from "../ui/dom.js";
+import { moveNumber, rootPly, whiteMoves } from "../ui/moves.js";
+import { formatScore, resultShown } from "../ui/score.js";
+import { JUDGEMENT_WORDS, nagGlyph, shownNags } from "./format.js";
 import { pathKey } from "./tree.js";
 
 function glyphs(node) {
@@ -113,8 +115,8 @@ export function renderTree(container, tree) {
     const node = parent.children[0];
     const path = [...parentPath, 0];
     const white = whiteMoves(ply);
-    if (white) parts.push(el("span", { class: "index" }, String(Math.floor(ply / 2) + 1)));
-    else if (resume) parts.push(el("span", { class: "index" }, String(Math.floor(ply / 2) + 1)), el("span", { class: "empty" }, "…"));
+    if (white) parts.push(el("span", { class: "index" }, moveNumber(ply)));
+    else if (resume) parts.push(el("span", { class: "index" }, moveNumber(ply - 1)), el("span", { class: "empty" }, "…"));
     resume = false;
     parts.push(moveElement(node, path, ply, { numbered: false, withEval: true }));
     const breaks = parent.children.length > 1 || node.comment || node.judgement;
@@ -129,7 +131,7 @@ export function renderTree(container, tree) {
   }
   if (!tree.children.length) parts.push(el("p", { class: "tree-empty" }, "Make a move on the board, or import a PGN."));
   const result = tree.headers && tree.headers.Result;
-  if (tree.children.length && result && result !== "*") parts.push(el("div", { class: "result" }, result === "1/2-1/2" ? "½-½" : result));
+  if (tree.children.length && result && result !== "*") parts.push(el("div", { class: "result" }, resultShown(result)));
   container.replaceChildren(...parts);
 }
 

@@ -4,9 +4,10 @@
 // draws the board, its arrows, the evaluation bar, the buttons and the messages. Nothing here
 // decides anything about the position: the server's State says what is legal and how it stands.
 
+import { drawEvalBar } from "../ui/eval_bar.js";
+import { rootPly } from "../ui/moves.js";
 import { renderCeval } from "./ceval_view.js";
 import { explorerMoveOf, renderExplorer } from "./explorer_view.js";
-import { barShare, formatScore, rootPly } from "./format.js";
 import { NodeView } from "./node_view.js";
 import { PgnView } from "./pgn_view.js";
 import { TreeMenu } from "./tree_menu.js";
@@ -181,11 +182,7 @@ export class AnalysisView {
     const { ctrl, ui } = this;
     const [best] = ctrl.ceval.enabled ? ctrl.ceval.linesFor(ctrl.targetKey) : [];
     const score = best ? best.score : ctrl.node.eval || null;
-    const share = barShare(score);
-    ui.evalFill.style.height = `${share}%`;
-    ui.evalBar.setAttribute("aria-valuenow", String(Math.round(share)));
-    ui.evalBar.title = score ? `Evaluation ${formatScore(score)}` : "No evaluation";
-    ui.evalBar.dataset.score = score ? formatScore(score) : "";
+    drawEvalBar(ui.evalBar, ui.evalFill, score);
   }
 
   renderCeval() {

@@ -13,6 +13,7 @@
 //
 // Only the page mounts this (where #app says `data-archive`); the notebook widget has no archive.
 
+import { clockSeconds, timeControlTag } from "./clock.js";
 import { playerNames } from "./handoff.js";
 
 export const OUTBOX_KEY = "ferrochess.archive.outbox";
@@ -53,7 +54,7 @@ export function readGameRecord(saved) {
 
 /** POST api/games's body for a finished game (game.js's PlayGame), or null for a game with no
  * move played (a position set up already over, a resignation before any move: nothing to keep).
- * Times in seconds: the time control, each move's clock (the PGN's [%clk]). */
+ * The time control as its PGN tag ("180+2"), each move's clock in seconds (the PGN's [%clk]). */
 export function submission(game) {
   if (!game.moves.length || !game.record) return null;
   const [white, black] = playerNames(game);
@@ -62,12 +63,10 @@ export function submission(game) {
     human: game.human, level: game.level, white, black, time_control: null, clocks: [],
     started_at: game.record.startedAt, finished_at: game.record.finishedAt,
   };
-  const control = game.timeControl;
-  const seconds = control ? [Math.round(control.initial / 1000), Math.round(control.increment / 1000)] : null;
-  if (seconds && (seconds[0] > 0 || seconds[1] > 0)) {
-    body.time_control = seconds;
-    const history = game.clock ? game.clock.history.slice(0, game.moves.length) : [];
-    body.clocks = history.map((ms) => (Number.isFinite(ms) ? Math.round(ms / 100) / 10 : null));
+  const tag = timeControlTag(game.timeControl);
+  if (tag) {
+    body.time_control = tag;
+    body.clocks = clockSeconds(game.clock ? game.clock.history.slice(0, game.moves.length) : []);
   }
   return body;
 }

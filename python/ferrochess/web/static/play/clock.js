@@ -39,6 +39,22 @@ export function describeTimeControl(control) {
   return `${minutes}+${control.increment / 1000}`;
 }
 
+/** A time control as the server takes and keeps it, PGN's TimeControl in whole seconds:
+ * "180+2"; null for no clock (or one under half a second, which PGN cannot write). The one shape
+ * of api/pgn's and api/games's `time_control` (ferrochess/service/time_control.py). */
+export function timeControlTag(control) {
+  if (!control) return null;
+  const initial = Math.round(control.initial / 1000);
+  const increment = Math.round(control.increment / 1000);
+  return initial > 0 || increment > 0 ? `${initial}+${increment}` : null;
+}
+
+/** Each move's clock as the server takes it (the `clocks` beside a `time_control`): the seconds
+ * the mover had left, to a tenth, null where not known. */
+export function clockSeconds(history) {
+  return history.map((ms) => (Number.isFinite(ms) ? Math.round(ms / 100) / 10 : null));
+}
+
 /** A clock reading as a person reads one: "4:59", "0:09.4" under ten seconds, "1:02:03". */
 export function formatClock(ms) {
   const clamped = Math.max(0, ms);

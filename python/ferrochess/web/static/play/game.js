@@ -3,6 +3,7 @@
 // game_states.js. The server is the only judge of legality and of how the game ends: every
 // position drawn is a State the server sent; this module decides only whose turn it is to act.
 
+import { describeError, isBusy, retryWords } from "../ui/errors.js";
 import { newGameRecord, readGameRecord } from "./archive.js";
 import { Clock } from "./clock.js";
 import { FROM_ANY_STATE, TRANSITIONS } from "./game_states.js";
@@ -11,16 +12,6 @@ export const START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0
 const BUSY_RETRIES = 4;
 
 export const other = (color) => (color === "white" ? "black" : "white");
-
-/** What went wrong, in words for a person. */
-export function describeError(error) {
-  if (error && (error.kind === "network" || error.status === 0)) {
-    return "Cannot reach the server. Is it still running?";
-  }
-  if (error && error.status === 503) return "Every engine is busy; try again in a moment.";
-  if (error && error.status === 429) return "Too many engine requests from here; wait a moment.";
-  return (error && error.message) || String(error);
-}
 
 const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 
@@ -148,7 +139,7 @@ export class PlayGame {
         this.say(`The saved game could not be restored (${why}); a new game started.`, "error");
         return;
       }
-      this.#fail(`Could not load the game: ${describeError(error)}`, () => this.load());
+      this.#fail(`Could not load the game. ${describeError(error)}`, () => this.load());
       return;
     }
     if (epoch !== this.epoch) return;
@@ -206,10 +197,9 @@ export class PlayGame {
       } catch (error) {
         if (epoch !== this.epoch) return; // the game changed (a cancelled search ends here too)
         // Busy (503) or over this address's rate (429): wait as the server says, then again.
-        if ((error.status === 503 || error.status === 429) && attempt < BUSY_RETRIES) {
+        if (isBusy(error) && attempt < BUSY_RETRIES) {
           const wait = error.retryAfter ?? 1;
-          const why = error.status === 503 ? "Every engine is busy" : "Too many engine requests";
-          this.say(`${why}; trying again in ${wait} s.`, "info");
+          this.say(retryWords(error, wait), "info");
           await sleep(wait);
           if (epoch !== this.epoch) return;
           continue;

@@ -5,6 +5,8 @@
 // disabled or full), the board opens on the position alone (`?fen=`, the page's own query).
 // The notebook widget has no such page: it is given no URL, and the buttons stay hidden.
 
+import { clockSeconds, timeControlTag } from "./clock.js";
+
 export const HANDOFF_KEY = "ferrochess.analysis.handoff";
 
 /** The players' names as the play page writes them in its PGN: `[white, black]`. */
@@ -18,9 +20,10 @@ export function playerNames(game) {
 export function pgnRequest(game) {
   const [white, black] = playerNames(game);
   const body = { ...game.body(), white, black };
-  if (game.timeControl && game.clock) {
-    body.time_control = { initial: game.timeControl.initial, increment: game.timeControl.increment };
-    body.clocks = game.clock.history.slice(0, game.moves.length);
+  const tag = timeControlTag(game.timeControl);
+  if (tag && game.clock) {
+    body.time_control = tag;
+    body.clocks = clockSeconds(game.clock.history.slice(0, game.moves.length));
   }
   return body;
 }
@@ -31,10 +34,8 @@ export function gameHeaders(game) {
   const [white, black] = playerNames(game);
   const status = game.state && game.state.status;
   const headers = { White: white, Black: black, Result: status ? status.result : "*" };
-  const control = game.timeControl;
-  if (control) {
-    headers.TimeControl = `${Math.round(control.initial / 1000)}+${Math.round(control.increment / 1000)}`;
-  }
+  const tag = timeControlTag(game.timeControl);
+  if (tag) headers.TimeControl = tag;
   return headers;
 }
 

@@ -3,8 +3,9 @@
 // the ids the labels need are prefixed with `uid`. Tests find the controls by `data-action` (a
 // button's job) and `data-role` (a field's).
 
+import { el } from "../ui/dom.js";
+import { buildEvalBar } from "../ui/eval_bar.js";
 import { TIME_CONTROLS } from "./clock.js";
-import { el } from "./panels.js";
 
 export function buildLayout(root, uid) {
   const id = (name) => `${uid}-${name}`;
@@ -24,11 +25,7 @@ export function buildLayout(root, uid) {
 
   const top = player("top");
   const bottom = player("bottom");
-  const evalFill = el("div", { class: "eval-fill", style: "height: 50%" });
-  const evalBar = el("div", {
-    class: "eval-bar", role: "meter", "aria-label": "Evaluation from White's view",
-    "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": 50,
-  }, evalFill);
+  const { evalBar, evalFill } = buildEvalBar();
   const boardElement = el("div", { class: "board", "aria-label": "Chess board" });
   const opening = el("p", { class: "opening", "aria-live": "polite" });
 

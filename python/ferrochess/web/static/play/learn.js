@@ -4,8 +4,9 @@
 // keeps the lessons' progress and borrows the board from the page while they run. Its part of the
 // review's machine: reviewed -> learning -> reviewed, through the review's `enter`.
 
+import { describeError } from "../ui/errors.js";
 import { LearnView } from "./learn_view.js";
-import { describeError, lessonsOf, moveLabel, squaresList, squaresOf } from "./review_util.js";
+import { lessonsOf, moveLabel, squaresList, squaresOf } from "./review_util.js";
 
 /** Which verdicts of /api/judge solve a lesson, and the words for each (lichess's). */
 export const VERDICTS = Object.freeze({

@@ -2,7 +2,8 @@
 // its buttons, and the summary when the lessons are done. The panel (review_view.js) places
 // `lessonBox` and `summaryBox`.
 
-import { GLYPHS, JUDGEMENT_NAMES, button, el } from "./review_util.js";
+import { el } from "../ui/dom.js";
+import { GLYPHS, JUDGEMENT_NAMES, button } from "./review_util.js";
 
 const RESULT_WORDS = Object.freeze({ found: "found at once", "found-later": "found after a retry",
   shown: "solution shown", skipped: "skipped" });

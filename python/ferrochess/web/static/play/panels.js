@@ -2,53 +2,18 @@
 // evaluation bar, the game-over banner, the players' clocks. Each function draws what the server
 // said; none judges a position.
 
+import { el } from "../ui/dom.js";
+import { drawEvalBar } from "../ui/eval_bar.js";
+import { lineText, moveNumber, rootPly, whiteMoves } from "../ui/moves.js";
+import { MISSING, formatScore, resultShown } from "../ui/score.js";
 import { formatClock } from "./clock.js";
 
-/** lichess's winning chances, `2 / (1 + exp(-k * cp)) - 1`, scale the evaluation bar (as
- *  ferrochess.analysis.winning_chances scales the review's graph): +1 is about 59% for White,
- *  +3 about 75%, +5 about 86%. */
-const WIN_SCALE = 0.00368208;
 const LOW_TIME_MS = 20000;
 
 export const capitalised = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 
-/** A tiny element builder: el("span", {class: "x", "data-ply": 3}, "text", child). */
-export function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "class") node.className = value;
-    else if (name === "text") node.textContent = value;
-    else node.setAttribute(name, value === true ? "" : String(value));
-  }
-  node.append(...children.filter((child) => child !== null && child !== undefined && child !== ""));
-  return node;
-}
-
-/** "+0.35", "-1.20", "#3", "#-2", all White's view; where the tables judged the position, their
- * verdict (the server's `tablebase`, White's view too): "TB win", "TB cursed win", "TB draw",
- * "TB blessed loss", "TB loss"; a side mated (a review's `{mate: 0, mated}`): "1-0" or "0-1". */
-export function formatScore(score) {
-  if (!score) return "–";
-  if (score.mate === 0 && score.mated) return score.mated === "white" ? "0-1" : "1-0";
-  if (score.mate !== undefined) return `#${score.mate}`;
-  if (score.tablebase) return `TB ${score.tablebase}`;
-  const cp = score.cp;
-  return `${cp >= 0 ? "+" : "-"}${(Math.abs(cp) / 100).toFixed(2)}`;
-}
-
-/** White's share of the evaluation bar in percent (50 for none): White's winning chances. */
-export function whiteShare(score) {
-  if (!score) return 50;
-  if (score.mate === 0 && score.mated) return score.mated === "white" ? 0 : 100;
-  if (score.mate !== undefined) return score.mate > 0 ? 100 : score.mate < 0 ? 0 : 50;
-  if (score.tablebase === "win") return 100;
-  if (score.tablebase === "loss") return 0;
-  return 50 + 50 * (2 / (1 + Math.exp(-WIN_SCALE * score.cp)) - 1);
-}
-
 export function formatTime(ms) {
-  if (ms === undefined || ms === null) return "–";
+  if (ms === undefined || ms === null) return MISSING;
   if (ms < 1) return "<1 ms";
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
@@ -59,11 +24,9 @@ export function levelLabel(level) {
   return `${level.number} · ${level.name} (${elo})`;
 }
 
-/** The move number of the State's first move (from the server's `fullmove` and plies). */
-export function firstMoveNumber(state) {
-  const plies = state.moves.length;
-  const blackFirst = state.positions && state.positions[0] && state.positions[0].turn === "black";
-  return state.fullmove - Math.floor((plies + (blackFirst ? 1 : 0)) / 2);
+/** The ply of the State's start position (ui/moves.js: its move number and side to move). */
+export function startPly(state) {
+  return rootPly(state.start_fen || state.positions[0].fen);
 }
 
 /** The move list: numbered rows, one button per move (`data-ply` = plies played after it). */
@@ -73,8 +36,7 @@ export function renderMoves(list, state, { activePly = null, onSelect } = {}) {
     list.append(el("li", { class: "moves-empty" }, "No moves yet"));
     return;
   }
-  const blackFirst = state.positions[0].turn === "black";
-  let number = firstMoveNumber(state);
+  const start = startPly(state);
   let row = null;
   const moveButton = (san, ply) => {
     const button = el("button", {
@@ -87,22 +49,21 @@ export function renderMoves(list, state, { activePly = null, onSelect } = {}) {
     return button;
   };
   state.san.forEach((san, index) => {
-    const ply = index + 1;
-    const white = (index + (blackFirst ? 1 : 0)) % 2 === 0;
+    const at = start + index; // the ply the move was played from
+    const white = whiteMoves(at);
     if (white || row === null) {
-      row = el("li", { class: "move-row" }, el("span", { class: "move-number" }, `${number}.`));
+      row = el("li", { class: "move-row" }, el("span", { class: "move-number" }, moveNumber(white ? at : at - 1)));
       list.append(row);
       if (!white) row.append(el("span", { class: "move-empty" }, "…"));
     }
-    row.append(moveButton(san, ply));
-    if (!white) number += 1;
+    row.append(moveButton(san, index + 1));
   });
   const active = list.querySelector(".move.active") || list.querySelector(".move-row:last-child");
   if (active && typeof active.scrollIntoView === "function") active.scrollIntoView({ block: "nearest" });
 }
 
 /** What the engine panel says about a reply; `visible` false hides it (a hint otherwise). */
-export function renderEngine(parts, reply, { visible, plyBefore, firstNumber, blackFirst }) {
+export function renderEngine(parts, reply, { visible, plyBefore, start }) {
   parts.body.hidden = !visible;
   parts.hiddenNote.hidden = visible;
   parts.body.dataset.source = reply ? reply.source || "" : "";
@@ -124,18 +85,18 @@ export function renderEngine(parts, reply, { visible, plyBefore, firstNumber, bl
   parts.summary.textContent = `${reply.san}: from the ${source}`;
   parts.stats.hidden = false;
   parts.score.textContent = formatScore(reply.score);
-  parts.depth.textContent = reply.depth !== undefined ? String(reply.depth) : "–";
-  parts.nodes.textContent = reply.nodes !== undefined ? Number(reply.nodes).toLocaleString("en-US") : "–";
+  parts.depth.textContent = reply.depth !== undefined ? String(reply.depth) : MISSING;
+  parts.nodes.textContent = reply.nodes !== undefined ? Number(reply.nodes).toLocaleString("en-US") : MISSING;
   parts.time.textContent = formatTime(reply.time_ms);
   const pv = reply.pv || [];
   parts.line.hidden = pv.length === 0;
-  parts.pv.textContent = numberedLine(pv, plyBefore, firstNumber, blackFirst);
+  parts.pv.textContent = lineText(pv, start + plyBefore);
 }
 
 /** The engine panel on a position of a reviewed game (`seen`: review_util.js's
  * reviewedPosition): the review's score there, its best move and line (the review searched to a
  * node limit: no depth, nodes or time to show). */
-export function renderReviewed(parts, seen, { visible, firstNumber, blackFirst }) {
+export function renderReviewed(parts, seen, { visible, start }) {
   parts.body.hidden = !visible;
   parts.hiddenNote.hidden = visible;
   parts.body.dataset.source = "review";
@@ -146,35 +107,14 @@ export function renderReviewed(parts, seen, { visible, firstNumber, blackFirst }
   for (const stat of parts.searchStats) stat.hidden = true;
   parts.score.textContent = formatScore(seen.score);
   parts.line.hidden = seen.line.length === 0;
-  parts.pv.textContent = numberedLine(seen.line, seen.ply, firstNumber, blackFirst);
-}
-
-/** A SAN line starting at ply `plyBefore` (plies already played): "12... Nf6 13. Bg5". */
-export function numberedLine(sans, plyBefore, firstNumber, blackFirst) {
-  return sans
-    .map((san, offset) => {
-      const index = plyBefore + offset + (blackFirst ? 1 : 0);
-      const number = firstNumber + Math.floor(index / 2);
-      const white = index % 2 === 0;
-      if (white) return `${number}. ${san}`;
-      return offset === 0 ? `${number}... ${san}` : san;
-    })
-    .join(" ");
+  parts.pv.textContent = lineText(seen.line, start + seen.ply);
 }
 
 /** The evaluation bar at `score` (White's view); unchanged when `score` is undefined. */
 export function renderEvalBar(bar, fill, score, visible) {
   bar.classList.toggle("concealed", !visible);
   if (score === undefined) return;
-  const share = whiteShare(score);
-  fill.style.height = `${share}%`;
-  bar.setAttribute("aria-valuenow", String(Math.round(share)));
-  bar.title = score ? `Evaluation ${formatScore(score)}` : "No evaluation yet";
-}
-
-/** A result as lichess shows it: "½-½" for a draw ("1/2-1/2" stays the PGN's), "1-0", "0-1". */
-export function resultShown(result) {
-  return result === "1/2-1/2" ? "½-½" : result;
+  drawEvalBar(bar, fill, score);
 }
 
 /**

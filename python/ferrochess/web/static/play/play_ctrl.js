@@ -12,9 +12,10 @@
 // (handoff.js) where the host has one (`analysis.url`: the page's, none in the notebook). A
 // finished game and its review go to the archive, kept by archive.js until they are stored.
 
+import { describeError } from "../ui/errors.js";
 import { ArchiveOutbox, finishedGame } from "./archive.js";
 import { createBoard } from "./board.js";
-import { PlayGame, START_FEN, describeError, other } from "./game.js";
+import { PlayGame, START_FEN, other } from "./game.js";
 import { openAnalysis, pgnRequest } from "./handoff.js";
 import { GameStore } from "./persist.js";
 import { PlayView } from "./play_view.js";
@@ -294,7 +295,7 @@ export class PlayCtrl {
     try {
       return await this.transport.request("api/pgn", pgnRequest(this.game));
     } catch (error) {
-      this.game.say(`No PGN: ${describeError(error)}`, "error");
+      this.game.say(`No PGN. ${describeError(error)}`, "error");
       return null;
     }
   }

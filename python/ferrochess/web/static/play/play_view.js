@@ -2,12 +2,11 @@
 // onto the board (the board itself is board.js's), and hands each click to the controller. The
 // drawing functions are panels.js's; nothing here decides anything about the game.
 
+import { el } from "../ui/dom.js";
+import { describeError } from "../ui/errors.js";
 import { WAITING_WORDS } from "./archive.js";
-import { describeError } from "./game.js";
 import {
   bannerWords,
-  el,
-  firstMoveNumber,
   levelLabel,
   renderClock,
   renderEngine,
@@ -15,6 +14,7 @@ import {
   renderMaterial,
   renderMoves,
   renderReviewed,
+  startPly,
 } from "./panels.js";
 
 export class PlayView {
@@ -100,11 +100,7 @@ export class PlayView {
     ui.engineToggle.checked = visible;
     const { game } = this.ctrl;
     const state = game.state;
-    const numbering = {
-      visible,
-      firstNumber: state ? firstMoveNumber(state) : 1,
-      blackFirst: Boolean(state && state.positions[0].turn === "black"),
-    };
+    const numbering = { visible, start: state ? startPly(state) : 0 };
     const seen = this.ctrl.reviewedPosition();
     if (seen) {
       renderReviewed(ui.engine, seen, numbering);

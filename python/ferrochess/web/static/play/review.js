@@ -20,16 +20,15 @@
 // The review is kept with the game (play_ctrl.js saves `kept()` beside it; `adopt` and `restore`
 // bring it back after a reload without analysing again), keyed to the game's start and moves.
 
+import { describeError } from "../ui/errors.js";
 import { Learn } from "./learn.js";
 import { ReviewGraph } from "./review_graph.js";
-import { describeError, lessonsOf, squaresOf } from "./review_util.js";
+import { lessonsOf, squaresOf } from "./review_util.js";
 import { ReviewPanel } from "./review_view.js";
 
 export { VERDICTS } from "./learn.js";
 export {
   GLYPHS,
-  describeError,
-  formatScore,
   hasBetter,
   lessonsOf,
   moveLabel,

@@ -1,7 +1,8 @@
 // The review's evaluation graph: White's winning chances after each ply (the server's numbers),
 // a dot on each judged move, a cursor at the ply shown; a click asks to go to the ply under it.
 
-import { GLYPHS, svgEl, whitePercents } from "./review_util.js";
+import { svgEl } from "../ui/dom.js";
+import { GLYPHS, whitePercents } from "./review_util.js";
 
 const GRAPH_WIDTH = 1000;
 const GRAPH_HEIGHT = 200;

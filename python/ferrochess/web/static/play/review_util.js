@@ -1,6 +1,10 @@
-// What the review's modules share: the words for a judged move, pure helpers on the server's
-// Review (exported for tests through review.js) and the review's two element builders. Nothing
-// here decides what is legal: every number comes from the server (analyse_game's result).
+// What the review's modules share: pure helpers on the server's Review (exported for tests through
+// review.js), its button and its scrolling. Scores, move numbers, errors, elements and the words
+// for a judged move are the UI kit's (../ui/). Nothing here decides what is legal:
+// every number comes from the server (analyse_game's result).
+
+import { el } from "../ui/dom.js";
+import { moveNumber } from "../ui/moves.js";
 
 /** @typedef {({cp: number} | {mate: number, mated?: string}) & {tablebase?: string}} Score */
 /** @typedef {{ply: number, color: "white"|"black", move: string, san: string,
@@ -8,15 +12,7 @@
  *   best_line: string[], win_before: number, win_after: number, accuracy: number,
  *   judgement: null|"inaccuracy"|"mistake"|"blunder", explanation: string|null}} ReviewedMove */
 
-export const GLYPHS = Object.freeze({ inaccuracy: "?!", mistake: "?", blunder: "??" });
-/** Each judgement's name, its plural and its singular in a sentence. */
-export const JUDGEMENT_NAMES = Object.freeze({
-  inaccuracy: ["Inaccuracy", "inaccuracies", "inaccuracy"],
-  mistake: ["Mistake", "mistakes", "mistake"],
-  blunder: ["Blunder", "blunders", "blunder"],
-});
-export const JUDGEMENT_ORDER = ["inaccuracy", "mistake", "blunder"];
-const SVG_NS = "http://www.w3.org/2000/svg";
+export { GLYPHS, JUDGEMENT_NAMES, JUDGEMENT_ORDER } from "../ui/judgement.js";
 
 /** White's winning percentage (0-100) after each ply, index 0 the start: from the mover's
  * `win_before`/`win_after` that the server computed (lichess's formula, not repeated here). */
@@ -58,25 +54,15 @@ export function hasBetter(move) {
   return Boolean(move.best_move && move.best_san && move.best_move !== move.move);
 }
 
-/** "12." for a White move, "12…" for a Black one: the label in front of a move's SAN. */
-export function moveLabel(move, startNumber, firstColor) {
-  const index = move.ply - 1 + (firstColor === "black" ? 1 : 0);
-  const number = startNumber + Math.floor(index / 2);
-  return move.color === "white" ? `${number}.` : `${number}…`;
+/** The ply a reviewed move was played from (ui/moves.js's count), the game starting at move
+ * `startNumber` with `firstColor` to move. */
+export function plyOf(move, startNumber, firstColor) {
+  return (startNumber - 1) * 2 + (firstColor === "black" ? 1 : 0) + move.ply - 1;
 }
 
-/** An evaluation in words a chess player reads: "+0.35", "-1.20", "#3", "#-2"; where the tables
- * judged the position, their verdict from the score's `tablebase` ("TB win", "TB draw", "TB loss",
- * "TB cursed win", "TB blessed loss"), all from White's point of view. */
-export function formatScore(score) {
-  if (!score) return "";
-  if ("mate" in score) {
-    if (score.mate === 0) return score.mated === "white" ? "0-1" : "1-0";
-    return `#${score.mate}`;
-  }
-  if (score.tablebase) return `TB ${score.tablebase}`;
-  const pawns = score.cp / 100;
-  return `${pawns > 0 ? "+" : ""}${pawns.toFixed(2)}`;
+/** The label in front of a move's SAN: "12." for a White move, "12…" for a Black one. */
+export function moveLabel(move, startNumber, firstColor) {
+  return moveNumber(plyOf(move, startNumber, firstColor));
 }
 
 /** The squares of a UCI move for an arrow: {from, to}; null for none. */
@@ -89,35 +75,6 @@ export function squaresOf(uci) {
 export function squaresList(uci) {
   const squares = squaresOf(uci);
   return squares ? [squares.from, squares.to] : undefined;
-}
-
-/** What went wrong, in words for a person: the server unreachable, busy, or its own message. */
-export function describeError(error) {
-  const status = error && (error.status ?? error.statusCode);
-  const message = String((error && (error.message || error.error)) || error || "");
-  if (status === 409) return "The search was cancelled; try again.";
-  if (status === 503) return "Every engine is busy; try again in a moment.";
-  if (status === 429) return "Too many engine requests from here; try again in a minute.";
-  if (error && error.kind === "network") return "Cannot reach the server: is it still running?";
-  const words = message || "something went wrong";
-  return `${words[0].toUpperCase()}${words.slice(1)}${/[.!?]$/.test(words) ? "" : "."}`;
-}
-
-// --- building the panel's elements ----------------------------------------------------------------
-
-/** An element with string attributes and children ("" and null children left out). */
-export function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  node.append(...children.filter((child) => child !== "" && child != null));
-  return node;
-}
-
-export function svgEl(tag, attributes = {}, ...children) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  node.append(...children);
-  return node;
 }
 
 /** A button of class `cls` that runs `onClick`. */

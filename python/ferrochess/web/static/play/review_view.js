@@ -3,15 +3,16 @@
 // annotated move list; the lessons' part is learn_view.js's. It draws what the controller says and
 // hands each click to it.
 
+import { el } from "../ui/dom.js";
+import { moveNumber } from "../ui/moves.js";
+import { formatScore } from "../ui/score.js";
 import {
   GLYPHS,
   JUDGEMENT_NAMES,
   JUDGEMENT_ORDER,
   button,
-  el,
-  formatScore,
   hasBetter,
-  moveLabel,
+  plyOf,
   scrollWithin,
 } from "./review_util.js";
 
@@ -132,9 +133,9 @@ export class ReviewPanel {
     list.replaceChildren();
     const firstColor = moves.length ? moves[0].color : "white";
     let column = 0; // 0: a new row starts (number next), 1: White's cell filled, 2: row complete
-    const number = (move) => {
-      const label = moveLabel(move, start, firstColor);
-      return el("span", { class: "review-number" }, label.replace("…", "."));
+    const number = (move) => { // a row's number: its White move's ("12."), as the play page's list
+      const ply = plyOf(move, start, firstColor);
+      return el("span", { class: "review-number" }, moveNumber(move.color === "white" ? ply : ply - 1));
     };
     const gap = () => el("span", { class: "review-gap" }, "…");
     for (const move of moves) {

@@ -2,8 +2,9 @@
 // game, shows a game's own settings (after a reload or a take-over), and hands each change that
 // applies at once (the level, the book) to the controller (play_ctrl.js).
 
+import { el } from "../ui/dom.js";
 import { TIME_CONTROLS, describeTimeControl, timeControl } from "./clock.js";
-import { el, levelLabel } from "./panels.js";
+import { levelLabel } from "./panels.js";
 
 export class SettingsForm {
   /** @param {object} ui layout.js's elements; @param {object} ctrl play_ctrl.js's PlayCtrl */

@@ -10,7 +10,8 @@ from typing import Any
 import chess
 import chess.pgn
 
-from ferrochess.web.reading import pgn_escape
+from ferrochess.service.reading import pgn_escape
+from ferrochess.service.time_control import TimeControl, tag_of
 
 __all__ = ["game_pgn"]
 
@@ -25,15 +26,15 @@ def game_pgn(
     black: str,
     status: dict[str, Any],
     opening: dict[str, str] | None,
-    time_control: str,
+    time_control: TimeControl | None,
     clocks: Sequence[float | None],
 ) -> str:
     """``board``'s game (its start and moves) as PGN text. ``date`` is PGN's ``YYYY.MM.DD``;
     ``status`` is :func:`ferrochess.rules.status`'s (its result; for a finished game the
     Termination tag, "time forfeit" for a flag and "normal" otherwise); ``opening`` is
-    ``{eco, name}`` or None; ``time_control`` is the tag's value ("300+3", "-"); ``clocks`` the
-    seconds each mover had left after each move (None where unknown), written as ``[%clk]`` in
-    whole seconds, as a clock shows them."""
+    ``{eco, name}`` or None; ``time_control`` is written as its tag ("300+3", "-" for None);
+    ``clocks`` the seconds each mover had left after each move (None where unknown), written as
+    ``[%clk]`` in whole seconds, as a clock shows them."""
     game = chess.pgn.Game.from_board(board)
     headers = game.headers
     headers["Event"] = pgn_escape(event)
@@ -47,7 +48,7 @@ def game_pgn(
     if opening is not None:
         headers["ECO"] = opening["eco"]
         headers["Opening"] = pgn_escape(opening["name"])
-    headers["TimeControl"] = time_control
+    headers["TimeControl"] = tag_of(time_control)
     for node, seconds in zip(game.mainline(), clocks):
         if seconds is not None:
             node.set_clock(seconds // 1)

@@ -1,12 +1,12 @@
 """A finished game as the games archive takes it in and gives it back
-(:mod:`ferrochess.web.archive` keeps the schema and every query; this module holds no SQL).
+(:mod:`ferrochess.service.archive` keeps the schema and every query; this module holds no SQL).
 
 :func:`read_submission` judges a submitted game (python-chess replays its moves with
-:func:`~ferrochess.web.reading.read_game`; the game must be over; its result, termination
+:func:`~ferrochess.service.reading.read_game`; the game must be over; its result, termination
 (:func:`ferrochess.rules.status`), opening and length are computed here, never taken from the
 client) and gives the row to store, with a hash of what was submitted, so that the same
 submission again is told from another under the same ``client_id``. Bad input raises
-:class:`~ferrochess.web.reading.BadInput` naming the field. :func:`game_record` and
+:class:`~ferrochess.service.reading.BadInput` naming the field. :func:`game_record` and
 :func:`row_pgn` give a stored row back as the web layer shows it and as PGN.
 """
 
@@ -22,8 +22,9 @@ from typing import Any
 import chess
 
 from ferrochess import rules
-from ferrochess.web.game_pgn import game_pgn
-from ferrochess.web.reading import (
+from ferrochess.service.game import check_level, opening_of
+from ferrochess.service.game_pgn import game_pgn
+from ferrochess.service.reading import (
     CLIENT_PATTERN,
     MAX_CLIENT_LENGTH,
     BadInput,
@@ -32,12 +33,9 @@ from ferrochess.web.reading import (
     read_game,
     text,
 )
-from ferrochess.web.service import check_level, opening_of
+from ferrochess.service.time_control import read_clocks, read_time_control
 
-__all__ = ["game_record", "read_control", "read_submission", "row_pgn", "whole"]
-
-MAX_SECONDS = 24 * 3600
-"""Longest time control (initial or increment) or clock accepted, in seconds: a day."""
+__all__ = ["game_record", "read_submission", "row_pgn", "whole"]
 MAX_TIME_LENGTH = 64
 """Longest ISO-8601 text accepted for a date."""
 
@@ -51,8 +49,8 @@ def read_submission(game: Mapping[str, Any]) -> dict[str, Any]:
     the standard one), ``moves`` (UCI), ``end`` (how it ended off the board, or None),
     ``human`` ("white"/"black"), ``level`` (a level's number), ``white`` and ``black`` (names:
     one line, at most 100 characters; default "White", "Black"), ``time_control``
-    ([initial, increment] in whole seconds, or None), ``clocks`` (seconds each mover had left
-    after each move, None where unknown; at most one a move, only with a time control),
+    ("300+3", or None; :mod:`ferrochess.service.time_control`), ``clocks`` (seconds each mover
+    had left after each move, None where unknown; at most one a move, only with a time control),
     ``started_at`` and ``finished_at`` (ISO-8601 or None; naive times are UTC; finished_at
     defaults to now and is never later than now). BadInput naming the field; a game that is
     not over names ``moves``. The content hash covers every field above."""
@@ -75,9 +73,9 @@ def read_submission(game: Mapping[str, Any]) -> dict[str, Any]:
     names = {side: data[side] for side in ("white", "black") if data.get(side) is not None}
     white = text(names, "white", "White")
     black = text(names, "black", "Black")
-    control = read_control(data.get("time_control"))
+    control = read_time_control(data.get("time_control"))
     plies = len(board.move_stack)
-    clocks = read_seconds_list(data.get("clocks"), plies, control is not None)
+    clocks = read_clocks(data.get("clocks"), plies, control)
     started_at = read_time(data.get("started_at"), "started_at")
     finished_given = read_time(data.get("finished_at"), "finished_at")
     now = now_text()
@@ -93,7 +91,7 @@ def read_submission(game: Mapping[str, Any]) -> dict[str, Any]:
         "level": level,
         "white": white,
         "black": black,
-        "time_control": None if control is None else list(control),
+        "time_control": None if control is None else control.key(),
         "clocks": clocks,
         "started_at": started_at,
         "finished_at": finished_given,
@@ -113,52 +111,12 @@ def read_submission(game: Mapping[str, Any]) -> dict[str, Any]:
         "level": level,
         "white": white,
         "black": black,
-        "time_control": None if control is None else "{}+{}".format(*control),
+        "time_control": None if control is None else control.tag(),
         "clocks_json": canonical_json(clocks),
         "opening_eco": None if named is None else named["eco"],
         "opening_name": None if named is None else named["name"],
         "started_at": started_at,
     }
-
-
-def read_control(value: object, field: str = "time_control") -> tuple[int, int] | None:
-    """``[initial, increment]`` in whole seconds (each 0 to a day, not both 0); None for none."""
-    if value is None:
-        return None
-    if not isinstance(value, (list, tuple)) or len(value) != 2:
-        raise BadInput(field, f"{field} must be [initial, increment] in seconds, or null")
-    initial, increment = (
-        whole(number, f"{field}[{index}]", 0, MAX_SECONDS, field)
-        for index, number in enumerate(value)
-    )
-    if initial == increment == 0:
-        raise BadInput(field, f"{field} must not be 0+0")
-    return initial, increment
-
-
-def read_seconds_list(value: object, plies: int, timed: bool) -> list[float | None]:
-    """``clocks``: at most ``plies`` numbers of seconds (0 to a day) or None; [] when absent."""
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise BadInput("clocks", "clocks must be a list of seconds (or null), one a move")
-    if len(value) > plies:
-        raise BadInput("clocks", f"at most one clock a move: {len(value)} for {plies} moves")
-    clocks: list[float | None] = []
-    for index, seconds in enumerate(value):
-        if seconds is None:
-            clocks.append(None)
-            continue
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-            raise BadInput(
-                "clocks", f"clocks[{index}] must be a number of seconds, not {seconds!r}"
-            )
-        if not 0 <= seconds <= MAX_SECONDS:  # also refuses NaN
-            raise BadInput("clocks", f"clocks[{index}] must be between 0 and {MAX_SECONDS} s")
-        if not timed:
-            raise BadInput("clocks", "clocks need a time_control")
-        clocks.append(float(seconds))
-    return clocks
 
 
 def read_time(value: object, field: str) -> str | None:
@@ -200,11 +158,10 @@ def whole(
 def game_record(row: Mapping[Any, Any], *, full: bool) -> dict[str, Any]:
     """A stored game as the web layer shows it: ``id``, ``result``, ``termination`` (the name
     of :func:`ferrochess.rules.status`), ``plies``, ``human``, ``level``, ``white``, ``black``,
-    ``time_control`` ([initial, increment] or None), ``opening`` ({eco, name} or None),
+    ``time_control`` ("300+3" or None), ``opening`` ({eco, name} or None),
     ``started_at``, ``finished_at``; ``full`` adds ``fen`` (the start), ``moves`` (UCI),
     ``end``, ``clocks`` and ``status`` (:func:`ferrochess.rules.status` of the game: its reason
     in words). The client's id is not shown."""
-    control = row["time_control"]
     record: dict[str, Any] = {
         "id": row["id"],
         "result": row["result"],
@@ -214,7 +171,7 @@ def game_record(row: Mapping[Any, Any], *, full: bool) -> dict[str, Any]:
         "level": row["level"],
         "white": row["white"],
         "black": row["black"],
-        "time_control": None if control is None else [int(part) for part in control.split("+")],
+        "time_control": row["time_control"],
         "opening": None if row["opening_eco"] is None else {
             "eco": row["opening_eco"], "name": row["opening_name"]
         },
@@ -241,9 +198,9 @@ def row_board(row: Mapping[Any, Any]) -> chess.Board:
 
 def row_pgn(row: Mapping[Any, Any], base_url: str | None = None) -> str:
     """The stored game as PGN, written by python-chess as ``api/pgn`` writes a game
-    (:meth:`ferrochess.web.service.GameService.pgn`): Event, Site, Date, White, Black, Result,
-    Termination ("normal" or "time forfeit"), ECO and Opening, TimeControl ("initial+increment"
-    or "-"), and each move's ``[%clk]`` where it is known."""
+    (:meth:`ferrochess.service.game.GameService.pgn`): Event, Site, Date, White, Black, Result,
+    Termination ("normal" or "time forfeit"), ECO and Opening, TimeControl ("300+3" or "-"),
+    and each move's ``[%clk]`` where it is known."""
     board = row_board(row)
     end = None if row["end_json"] is None else json.loads(row["end_json"])
     opening = None if row["opening_eco"] is None else {
@@ -255,7 +212,7 @@ def row_pgn(row: Mapping[Any, Any], base_url: str | None = None) -> str:
         date=(row["started_at"] or row["finished_at"])[:10].replace("-", "."),
         white=row["white"], black=row["black"],
         status=rules.status(board, end),
-        opening=opening, time_control=row["time_control"] or "-",
+        opening=opening, time_control=read_time_control(row["time_control"]),
         clocks=json.loads(row["clocks_json"]),
     )  # fmt: skip
 

@@ -4,7 +4,7 @@ Flask-free: :class:`GameService` takes a request's path and JSON body as plain P
 answers a JSON-ready dict, so the Flask blueprint (:mod:`ferrochess.web.play`) and the notebook
 widget (:mod:`ferrochess.notebook`, over its comm) serve the same answers. Bad input raises
 :class:`BadInput` naming the field (HTTP 400); a search cancelled by its client raises
-:class:`Cancelled` (409); no free engine raises :class:`~ferrochess.web.pool.Busy` (503).
+:class:`Cancelled` (409); no free engine raises :class:`~ferrochess.service.pool.Busy` (503).
 
 The service keeps no game: each request carries it whole (``fen``, ``moves``, ``end``), and
 python-chess judges its moves; how it stands and ends, in which words, is
@@ -37,9 +37,9 @@ from ferrochess.engine import Engine, levels
 from ferrochess.exceptions import IllegalMoveError, InvalidFenError
 from ferrochess.interop import MATE_CP, san_line, tablebase_pov, white_score
 from ferrochess.openings import opening
-from ferrochess.web.game_pgn import game_pgn
-from ferrochess.web.pool import Busy, EnginePool
-from ferrochess.web.reading import (
+from ferrochess.service.game_pgn import game_pgn
+from ferrochess.service.pool import Busy, EnginePool
+from ferrochess.service.reading import (
     BadInput,
     Game,
     as_object,
@@ -48,12 +48,11 @@ from ferrochess.web.reading import (
     client_field,
     color_field,
     read_clock,
-    read_clocks,
     read_game,
     read_move,
-    read_time_control,
     text,
 )
+from ferrochess.service.time_control import read_clocks, read_time_control
 
 __all__ = [
     "BadInput",
@@ -391,20 +390,20 @@ class GameService:
 
     def pgn(self, body: Any, site: str = "ferrochess") -> dict[str, Any]:
         """The game as PGN, written by python-chess, with ``white`` and ``black`` as names, the
-        ``time_control`` as its TimeControl tag ("-": none) and each move's ``clocks`` as its
-        ``[%clk]``."""
+        ``time_control`` ("300+3" or null, :mod:`ferrochess.service.time_control`) as its
+        TimeControl tag and each move's ``clocks`` (seconds) as its ``[%clk]``."""
         data = as_object(body)
         game = read_game(data)
         white = text(data, "white", "White")
         black = text(data, "black", "Black")
-        control = read_time_control(data)
-        clocks = read_clocks(data, len(game.board.move_stack))
+        control = read_time_control(data.get("time_control"))
+        clocks = read_clocks(data.get("clocks"), len(game.board.move_stack), control)
         today = datetime.date.today()
         written = game_pgn(
             game.board, event="ferrochess play", site=site, date=today.strftime("%Y.%m.%d"),
             white=white, black=black, status=rules.status(game.board, game.end),
             opening=opening_of(game.board),
-            time_control="-" if control is None else "{}+{}".format(*control), clocks=clocks,
+            time_control=control, clocks=clocks,
         )  # fmt: skip
         return {"pgn": written, "filename": f"ferrochess-{today:%Y%m%d}.pgn"}
 

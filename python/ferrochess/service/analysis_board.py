@@ -1,6 +1,6 @@
 """The analysis board's requests (docs/play.md, "The analysis board"), beside the game's.
 
-Flask-free like :class:`~ferrochess.web.service.GameService`, whose engines, searches by client and
+Flask-free like :class:`~ferrochess.service.game.GameService`, whose engines, searches by client and
 refusals it shares: :class:`AnalysisService` adds its routes to a GameService, so the page's
 blueprint and the notebook widget's comm answer them the same way.
 
@@ -33,9 +33,9 @@ from ferrochess._core import MAX_DEPTH
 from ferrochess.book import Book, open_book
 from ferrochess.engine import Engine
 from ferrochess.interop import TABLEBASE_VERDICTS, san_line, white_score
+from ferrochess.service.game import Cancelled, GameService, Searching, describe, opening_of
+from ferrochess.service.reading import BadInput, as_object, bounded, client_field, read_game
 from ferrochess.tablebase import Tablebase, open_tablebase
-from ferrochess.web.reading import BadInput, as_object, bounded, client_field, read_game
-from ferrochess.web.service import Cancelled, GameService, Searching, describe, opening_of
 
 __all__ = ["Analysis", "AnalysisService", "MAX_LINES"]
 

@@ -135,46 +135,6 @@ def read_clock(data: dict[str, Any]) -> dict[str, float] | None:
     return seconds
 
 
-def read_time_control(data: dict[str, Any]) -> tuple[int, int] | None:
-    """``time_control``: ``{"initial": ms, "increment": ms}`` -> whole seconds (PGN's unit);
-    None when absent."""
-    control = data.get("time_control")
-    if control is None:
-        return None
-    if not isinstance(control, dict):
-        raise BadInput("time_control", "time_control must be an object {initial, increment} in ms")
-    initial = milliseconds(control.get("initial"), "time_control", "time_control.initial")
-    increment = milliseconds(control.get("increment", 0), "time_control", "time_control.increment")
-    return round(initial / 1000), round(increment / 1000)
-
-
-def read_clocks(data: dict[str, Any], plies: int) -> list[float | None]:
-    """``clocks``: the ms each mover had left after each move (null where not known), at most one
-    a move -> seconds; [] when absent. Only with a ``time_control``."""
-    clocks = data.get("clocks")
-    if clocks is None:
-        return []
-    if not isinstance(clocks, list):
-        raise BadInput("clocks", "clocks must be a list of milliseconds, one a move")
-    if data.get("time_control") is None:
-        raise BadInput("clocks", "clocks need a time_control")
-    if len(clocks) > plies:
-        raise BadInput("clocks", f"at most one clock a move: {len(clocks)} for {plies} moves")
-    return [
-        None if value is None else milliseconds(value, "clocks", f"clocks[{index}]") / 1000
-        for index, value in enumerate(clocks)
-    ]
-
-
-def milliseconds(value: object, field: str, name: str) -> float:
-    """``value`` when it is a number of milliseconds from 0 to a day; BadInput naming ``field``."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise BadInput(field, f"{name} must be a number of milliseconds, not {value!r}")
-    if not 0 <= value <= MAX_CLOCK_MS:
-        raise BadInput(field, f"{name} must be between 0 and {MAX_CLOCK_MS} ms, not {value}")
-    return float(value)
-
-
 def bounded(value: object, field: str, low: int, high: int) -> int:
     """``value`` when it is an integer from ``low`` to ``high``; BadInput naming ``field``."""
     if isinstance(value, bool) or not isinstance(value, int):
