@@ -186,7 +186,7 @@ class GameService:
         }
 
     def add_routes(self, routes: dict[str, Callable[[Any], dict[str, Any]]]) -> None:
-        """Answer these requests too (the analysis board's: :mod:`.analysis_service`)."""
+        """Answer these requests too (the analysis board's: :mod:`.analysis_board`)."""
         self._routes.update(routes)
 
     # --- dispatch (the notebook widget's way in) --------------------------------------------------
