@@ -378,6 +378,16 @@ def banner(page: Page) -> str:
     return page.locator("#app .game-over").inner_text()
 
 
+RESIGN = '#app [data-action="resign"]'
+"""The resign button: its first click asks "Confirm resign?" (data-confirm="yes"), as lichess's."""
+
+
+def resign(page: Page) -> None:
+    """Resigns the game shown, as a player does: "Resign", then the confirmation."""
+    page.click(RESIGN)
+    page.click(f'{RESIGN}[data-confirm="yes"]')
+
+
 def review_saved_game(
     page: Page, url: str, moves: list[str], human: str = "white", **extra: Any
 ) -> Page:

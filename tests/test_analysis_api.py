@@ -4,12 +4,14 @@ the client going away, with no engine left busy; 503 with Retry-After when none 
 by the server), the explorer (the default book's moves in the book's order with their shares,
 the tablebases' verdict on every move of a 3-piece ending), and PGN in and out (a multi-game
 file listed by its headers and one game read; a FEN; a played game with its review; a tree
-exported through python-chess; bad trees and oversized bodies refused by field)."""
+exported through python-chess, its file named after the game's players and date when it has
+players, analysis-DATE.pgn otherwise; bad trees and oversized bodies refused by field)."""
 
 from __future__ import annotations
 
 import io
 import json
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -260,6 +262,30 @@ def test_one_game_and_a_fen_come_back_as_trees(client: FlaskClient) -> None:
     assert empty.status_code == 400 and empty.json["field"] == "pgn"
 
 
+@pytest.mark.parametrize(
+    "fen", [KRK, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+            "  7k/8/6K1/8/8/8/8/R7 w - -\r\n"],
+)  # fmt: skip
+def test_a_pasted_fen_opens_its_position(client: FlaskClient, fen: str) -> None:
+    answer = client.post("/api/import", json={"pgn": fen})
+    assert answer.status_code == 200, answer.json
+    tree = answer.json["tree"]
+    assert tree["fen"].split()[:4] == fen.split()[:4] and tree["moves"] == []
+
+
+@pytest.mark.parametrize(
+    ("fen", "problem"),
+    [("7k/8/8/8/8/8/8/R7 w - - 0 1", "White has no king"),
+     ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKBNR b KQkq - 1 2", "more than 16 pieces"),
+     ("7k/8/6K1/8/8/8/8/R6 w - - 0 1", "invalid FEN"),
+     ("7k/8/6K1/8/8/8/8/R7 x - - 0 1", "invalid FEN")],
+)  # fmt: skip
+def test_a_bad_pasted_fen_is_refused_as_a_fen(client: FlaskClient, fen: str, problem: str) -> None:
+    answer = client.post("/api/import", json={"pgn": fen})
+    assert answer.status_code == 400 and answer.json["field"] == "pgn"
+    assert problem in answer.json["error"] and fen in answer.json["error"]
+
+
 def test_a_played_game_comes_with_its_review(client: FlaskClient) -> None:
     moves = ["f2f3", "e7e5", "g2g4", "d8h4"]
     review = None
@@ -303,10 +329,11 @@ def test_a_pgn_may_be_larger_than_other_requests_but_not_unbounded(app: Flask) -
     listed = client.post("/api/import", json={"pgn": big}).json
     assert len(listed["games"]) == 1000 and listed["truncated"]
     state = client.post("/api/state", json={"fen": big[:70_000]})
-    assert state.status_code == 400 and state.json["field"] == "body"
+    assert state.status_code == 413 and state.json["field"] == "body"
     limit = app.config["FERROCHESS_MAX_PGN_BYTES"]
     too_big = client.post("/api/import", json={"pgn": "x" * (limit + 1)})
-    assert too_big.status_code == 400 and too_big.json["field"] == "body"
+    assert too_big.status_code == 413 and too_big.json["field"] == "body"
+    assert too_big.json["error"].endswith(f"larger than {limit} bytes")  # the import's own limit
 
 
 def test_the_explorer_puts_a_mate_first_and_says_so(syzygy: Path) -> None:
@@ -320,3 +347,28 @@ def test_the_explorer_puts_a_mate_first_and_says_so(syzygy: Path) -> None:
     first = answer["moves"][0]
     assert (first["san"], first["ends"], first["wdl"], first["dtz"]) == ("Ra8#", "checkmate", 2, 0)
     assert all(move["ends"] is None for move in answer["moves"][1:])
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        (
+            {"White": "Magnus Carlsen", "Black": "Hikaru/Nakamura", "Date": "2026.11.28"},
+            "Magnus_Carlsen_vs_Hikaru_Nakamura_2026.11.28.pgn",
+        ),
+        ({"White": "You", "Black": "ferrochess level 3"}, "You_vs_ferrochess_level_3.pgn"),
+        ({"White": "../../etc", "Black": "?", "Date": "2026.??.??"}, "etc_vs_Unknown.pgn"),
+    ],
+)
+def test_an_export_of_a_game_with_players_is_named_after_the_game(
+    client: FlaskClient, headers: dict[str, str], expected: str
+) -> None:
+    tree = {"headers": headers, "fen": chess.STARTING_FEN, "moves": [{"uci": "e2e4"}]}
+    exported = client.post("/api/export", json={"tree": tree}).json
+    assert exported["filename"] == expected
+
+
+def test_an_export_without_players_keeps_the_analysis_name(client: FlaskClient) -> None:
+    tree = {"headers": {"White": "?", "Black": ""}, "fen": chess.STARTING_FEN, "moves": []}
+    exported = client.post("/api/export", json={"tree": tree}).json
+    assert re.fullmatch(r"analysis-\d{8}\.pgn", exported["filename"]), exported["filename"]

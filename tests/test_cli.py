@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -154,6 +155,36 @@ def test_play_prints_the_port_it_was_given(data_home: Path) -> None:
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
+
+
+def test_play_answers_a_body_over_the_limit_with_a_413_in_json_and_logs_it() -> None:
+    """A 10 MB body sent whole before the answer is read (as urllib sends it): 413 with the API's
+    JSON error naming the body, not a connection reset, and the server's log line."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ferrochess", "play", "--port", "0", "--engines", "1",
+         "--database", "none"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        found = re.match(r"ferrochess play: (http://127\.0\.0\.1:\d+/) ", process.stdout.readline())
+        assert found, process.poll()
+        call = urllib.request.Request(found.group(1) + "api/move", data=b"a" * 10_000_000,
+                                      headers={"Content-Type": "application/json"})  # fmt: skip
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(call, timeout=60)
+        assert refused.value.code == 413
+        body = json.loads(refused.value.read())
+        assert body["field"] == "body" and "larger than" in body["error"], body
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            _, errors = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            _, errors = process.communicate()
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", errors)  # werkzeug colours its log lines
+    assert re.search(r'"POST /api/move HTTP/1\.1" 413 ', plain), errors
 
 
 @pytest.mark.parametrize("host", ["999.1.1.1", "no such host.invalid"])

@@ -190,9 +190,12 @@ class Server:
 
     def _gather(self) -> None:
         assert self.process.stderr is not None
-        for line in self.process.stderr:
-            if not re.match(r"^\S+ - - \[", line):  # not an access line: keep it for a failure
-                self.errors.append(line.rstrip("\n"))
+        try:
+            for line in self.process.stderr:
+                if not re.match(r"^\S+ - - \[", line):  # not an access line: keep for a failure
+                    self.errors.append(line.rstrip("\n"))
+        except ValueError:  # kill() closed the stream while this thread was reading it
+            return
 
     def wait_for_address(self) -> None:
         first = first_line(self.process, START_SECONDS)

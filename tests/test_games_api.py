@@ -90,6 +90,25 @@ def test_the_stored_game_has_its_review_and_the_boards_tree(client: FlaskClient)
     assert client.get("/api/games/nosuchgame000000").status_code == 404
 
 
+def test_the_tree_of_a_reviewed_game_has_the_games_own_headers(client: FlaskClient) -> None:
+    body = finished("h", started_at="2025-03-04T23:58:00+00:00",
+                    finished_at="2025-03-05T00:03:00+00:00")  # fmt: skip
+    ident = client.post("/api/games", json=body).json["id"]
+    review = review_of(client, FOOLS_MATE)
+    assert review["headers"]["White"] == "?"  # api/review's game has no names: not the source
+    assert client.post(f"/api/games/{ident}/review", json={"review": review}).status_code == 201
+    headers = client.get(f"/api/games/{ident}").json["tree"]["headers"]
+    assert (headers["White"], headers["Black"], headers["Result"]) == (
+        "You", "ferrochess level 2", "0-1")
+    assert (headers["Date"], headers["TimeControl"]) == ("2025.03.04", "300+3")  # the day it began
+    assert headers["Site"].endswith(f"/game/{ident}") and headers["Termination"] == "normal"
+    assert [name for name, value in headers.items() if value in ("?", "*", "????.??.??")] == [
+        "Round"]  # as the PGN download writes it
+    download = chess.pgn.read_headers(io.StringIO(client.get(f"/game/{ident}.pgn").get_data(
+        as_text=True)))  # fmt: skip
+    assert download is not None and dict(download) == headers
+
+
 def test_a_long_games_review_is_kept(client: FlaskClient) -> None:
     board, moves, generator = chess.Board(), [], random.Random(5)
     while len(moves) < 240:
@@ -150,6 +169,30 @@ def test_pages_and_pgn_of_the_archive(client: FlaskClient) -> None:
         whites.append(read.headers["White"])
     assert sorted(whites) == ["Another", "You"]
     assert client.get("/healthz").json == {"ok": True, "database": "ok"}
+
+
+def test_one_games_pgn_file_ends_with_a_newline(client: FlaskClient) -> None:
+    ident = client.post("/api/games", json=finished("nl")).json["id"]
+    text = client.get(f"/game/{ident}.pgn").get_data(as_text=True)
+    assert text.endswith(" 0-1\n") and not text.endswith("\n\n")
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [("result=nonsense", "result"), ("time_control=blitz", "time_control"),
+     ("level=99", "level"), ("page=0", "page")],
+)  # fmt: skip
+def test_a_bad_filter_on_the_list_page_is_a_400_page_naming_it(
+    client: FlaskClient, query: str, field: str
+) -> None:
+    answer = client.get(f"/games?{query}")
+    assert answer.status_code == 400 and answer.mimetype == "text/html"
+    page = answer.get_data(as_text=True)
+    assert 'data-testid="games-error"' in page and f'data-field="{field}"' in page
+    assert f"{field} must be" in page
+    assert 'class="games-filters"' in page and 'class="site-header"' in page  # the page's look
+    api = client.post("/api/games", json=finished("bad", level="x"))
+    assert api.status_code == 400 and api.json["field"] == "level"  # the API stays JSON
 
 
 def test_without_an_archive_its_routes_are_404() -> None:

@@ -106,6 +106,18 @@ def test_the_tree_holds_the_annotations_as_fields() -> None:
     assert tree["moves"][-1]["eval"] == {"mate": 4}
 
 
+def test_clock_and_eval_come_back_in_the_order_they_were_read() -> None:
+    text = ("1. e4 { [%clk 0:05:00] [%eval 0.3] } e5 { [%eval -0.25,18] [%clk 0:04:59.5] }"
+            " 2. Nf3 { fine [%eval #3] [%clk 1:00:00] } *")  # fmt: skip
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None
+    again = round_trip(game)
+    comments = [node.comment for node in again.mainline()]
+    assert comments == ["[%clk 0:05:00] [%eval 0.30]", "[%eval -0.25,18] [%clk 0:04:59.5]",
+                        "fine [%eval #3] [%clk 1:00:00]"]  # fmt: skip
+    assert summary(again) == summary(game)
+
+
 def test_a_long_game_crosses_json_without_deep_nesting() -> None:
     board = chess.Board()
     game = chess.pgn.Game()
@@ -129,6 +141,7 @@ def test_a_long_game_crosses_json_without_deep_nesting() -> None:
          "tree.moves[0].variations[0][1].uci"),
         (lambda tree: tree["moves"][0].update(nags=[300]), "tree.moves[0].nags"),
         (lambda tree: tree["moves"][0].update(eval={"cp": "1"}), "tree.moves[0].eval"),
+        (lambda tree: tree["moves"][0].update(commands=["eval", "emt"]), "tree.moves[0].commands"),
         (lambda tree: tree["moves"][0].update(arrows=[{"from": "e2", "to": "x9"}]),
          "tree.moves[0].arrows"),
         (lambda tree: tree.update(fen="not a fen"), "tree.fen"),

@@ -205,6 +205,30 @@ def test_behind_a_proxy_the_forwarded_address_is_logged_and_limited(limited: Ser
     assert COMBINED.match(line), line
 
 
+def post_bytes(url: str, data: bytes) -> tuple[int, Any]:
+    """POST ``data`` as urllib does (the whole body, then the answer): ``(status, JSON body)``."""
+    call = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(call, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+@pytest.mark.parametrize(("size", "path"), [(100_000, "/api/state"), (10_000_000, "/api/move")])
+def test_a_body_over_the_limit_is_a_413_in_json_and_logged(
+    limited: Server, size: int, path: str
+) -> None:
+    """Over the app's 64 KiB (the app refuses it), and over the 4 MiB of a PGN (waitress refuses
+    it before the app reads it): 413, JSON naming the body, a log line, and no connection reset
+    for a client that sends its whole body before it reads the answer."""
+    status, body = post_bytes(limited.url + path.lstrip("/"), b"a" * size)
+    assert status == 413 and body["field"] == "body", body
+    assert "larger than" in body["error"], body
+    line = limited.wait_for_line(rf'"POST {path} HTTP/1\.1" 413 ').string
+    assert COMBINED.match(line), line
+
+
 def test_no_development_server_warning(limited: Server) -> None:
     limited.request("/")
     limited.wait_for_line(r'"GET / HTTP/1\.1" 200 ')

@@ -10,6 +10,9 @@ multi-game file is picked by its headers; the explorer lists the default book's 
 the book gives them; a three-piece position shows each move's WDL and DTZ as the tables say; after
 a review handed over by the play page a position shows its evaluation and a blunder the refutation
 in words; the tree survives a reload; at 390 px everything is stacked with the board in full view.
+An import (PGN) brings the board into view on a desktop and a phone and takes the empty board's
+hint away (a game of only a comment too); a paste of more games than are listed says how many
+show.
 Screenshots go to tests/artifacts/. Skips without Chromium or Playwright, and where the shared data
 (../shared/data) is absent."""
 
@@ -629,7 +632,45 @@ def test_the_blunder_shows_the_refutation_in_words(
     assert re.fullmatch(r"Blunder\. Best was \S+\. g4 allows mate in 1\.", words), words
 
 
+def test_a_paste_of_more_games_than_listed_says_how_many_show(page: Page, server: str) -> None:
+    listed = pgn_tree.MAX_GAMES_LISTED
+    text = "".join(f'[Event "Game {n}"]\n\n1. e4 *\n\n' for n in range(1, listed + 201))
+    open_analysis(page, server)
+    page.click('#app [data-action="import"]')
+    field = page.locator('#app [data-role="pgn-text"]')
+    field.evaluate("(field, text) => { field.value = text; }", text)  # fill() types it: too slow
+    page.click('#app [data-action="import-pgn"]')
+    page.wait_for_selector('#app [data-testid="pgn-game"]')
+    assert page.locator('#app [data-testid="pgn-game"]').count() == listed
+    said = page.inner_text('#app [data-testid="pgn-games"] p')
+    assert f"Showing the first {listed:,} of the games" in said, said
+
+
+def test_the_empty_board_hint_goes_after_importing_a_game_of_only_a_comment(
+    page: Page, server: str
+) -> None:
+    open_analysis(page, server)
+    assert page.is_visible("#app .tree-empty")
+    import_text(page, '[Event "A thought"]\n\n{ just a comment } *')
+    page.wait_for_selector("#app .analysis-tree .comment:text-is('just a comment')")
+    assert page.locator("#app .tree-empty").count() == 0
+
+
 # --- the layout ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [(1280, 860), (390, 844)], ids=["desktop", "phone"])
+def test_after_an_import_the_board_is_in_view(
+    page: Page, server: str, size: tuple[int, int]
+) -> None:
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    open_analysis(page, server)
+    import_text(page, ANNOTATED_PGN)
+    page.wait_for_selector("#app .analysis-tree .move")
+    board = page.locator("#app cg-board").bounding_box()
+    assert board is not None
+    assert board["y"] >= 0 and board["y"] + board["height"] <= height, board
 
 
 def test_at_390_px_everything_is_stacked_with_the_board_in_view(page: Page, server: str) -> None:

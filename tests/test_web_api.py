@@ -5,8 +5,9 @@ ends exactly as lichess ends it (threefold on the third occurrence, the fifty-mo
 hundredth half-move), by resignation, a flag or agreement; a draw offer is accepted only when the
 engine is not better; review and judge say which move was a blunder; a client's cancel frees its
 engine; every bad input (malformed JSON, invalid UTF-8, a huge number, wrong types, bad FEN,
-illegal move, moves after the end, oversized body) is a 400 naming the field; a busy pool answers
-503 with Retry-After; no request can make the server open a file of its choosing."""
+illegal move, moves after the end) is a 400 naming the field, an oversized body a 413 naming it;
+a busy pool answers 503 with Retry-After; no request can make the server open a file of its
+choosing."""
 
 from __future__ import annotations
 
@@ -523,11 +524,11 @@ def test_fen_problems_are_in_words(client: FlaskClient, fen: str, words: str) ->
     assert "Status" not in response.json["error"] and "<" not in response.json["error"]
 
 
-def test_oversized_body_is_a_400(client: FlaskClient) -> None:
+def test_oversized_body_is_a_413(client: FlaskClient) -> None:
     moves = ", ".join(['"e2e4"'] * 20_000)
     response = client.post("/api/move", data=f'{{"moves": [{moves}]}}',
                            content_type="application/json")  # fmt: skip
-    assert response.status_code == 400 and response.json["field"] == "body"
+    assert response.status_code == 413 and response.json["field"] == "body"
 
 
 def test_too_many_moves_is_a_400(app: Flask) -> None:

@@ -2,13 +2,15 @@
 driving Debian's Chromium) against the play app with a real SQLite archive: a game played to its
 end at level 1 is stored once, under the id the page made for it, with its level; the page says
 "Saved to the games archive" with links to the game's page and to the list; the list shows it;
-the game's page shows its moves on the analysis board; its review, made on the play page, is
-stored with it and shown on the game's page after a reload. Nothing is lost: a submission met by a
-503 (the database unreachable) is kept, said in words, sent again after Retry-After and stored
-once; one the server never answered waits in the browser's outbox and goes on the next page load;
-a 409 is final and says why. A game reloaded after it was stored is not sent again, and one sent
-again anyway (the browser forgot it) is stored once. Without an archive the page sends nothing
-there and shows nothing about one. Skips without Chromium or Playwright."""
+the game's page shows its moves on the analysis board and names its players, result, date and
+time control ("You vs ferrochess level 1 · 1-0 · 2026.11.28 · 5+3") in its header and title; its
+review, made on the play page, is stored with it and shown on the game's page after a reload.
+Nothing is lost: a submission met by a 503 (the database unreachable) is kept, said in words,
+sent again after Retry-After and stored once; one the server never answered waits in the
+browser's outbox and goes on the next page load; a 409 is final and says why. A game reloaded
+after it was stored is not sent again, and one sent again anyway (the browser forgot it) is
+stored once. Without an archive the page sends nothing there and shows nothing about one. Skips
+without Chromium or Playwright."""
 
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ from browser_helpers import (
     click_move,
     load_fen,
     open_page,
+    resign,
     saved_game,
     serve,
     serve_archive,
@@ -57,10 +60,13 @@ def served(tmp_path: Path) -> Iterator[Served]:
         yield app
 
 
-def play_the_ladder(page: Page, url: str) -> Page:
-    """A game played to its end at level 1: the mate in two set up, 1.Ra7 Kg8 2.Ra8#."""
+def play_the_ladder(page: Page, url: str, clock: str | None = None) -> Page:
+    """A game played to its end at level 1: the mate in two set up, 1.Ra7 Kg8 2.Ra8#; with the
+    time control ``clock`` (one of the page's, "3+2") when given."""
     open_page(page, url)
     page.select_option('#app [data-role="level"]', "1")
+    if clock is not None:
+        page.select_option('#app [data-role="time"]', clock)
     load_fen(page, LADDER)
     click_move(page, "a1", "a7")
     wait_moves(page, 2)  # the engine's only move
@@ -100,14 +106,7 @@ def test_a_finished_game_is_stored_once_with_its_level_and_times(
 def test_a_game_with_a_clock_sends_its_time_control_and_each_moves_clock(
     page: Page, served: Served
 ) -> None:
-    open_page(page, served.url)
-    page.select_option('#app [data-role="level"]', "1")
-    page.select_option('#app [data-role="time"]', "3+2")
-    load_fen(page, LADDER)
-    click_move(page, "a1", "a7")
-    wait_moves(page, 2)
-    click_move(page, "a7", "a8")
-    wait_state(page, "over")
+    play_the_ladder(page, served.url, clock="3+2")
     wait_archive_state(page, "saved")
     [(body, _status)] = posted(served)
     assert body["time_control"] == "180+2"
@@ -131,6 +130,21 @@ def test_the_list_and_the_games_page_show_the_stored_game(page: Page, served: Se
     page.wait_for_selector('#app.fc-analysis[data-state="ready"]')
     sans = page.locator("#app .analysis-tree .move").all_inner_texts()
     assert [san.split()[0].lstrip("0123456789.") for san in sans] == ["Ra7", "Kg8", "Ra8#"], sans
+
+
+def test_the_games_page_names_the_players_result_date_and_time_control(
+    page: Page, served: Served
+) -> None:
+    play_the_ladder(page, served.url, clock="5+3")
+    wait_archive_state(page, "saved")
+    [game] = archived_games(served)
+    assert game["time_control"] == "300+3"
+    day = str(game["finished_at"])[:10].replace("-", ".")
+    page.goto(served.url + f"game/{game['id']}")
+    page.wait_for_selector('#app.fc-analysis[data-state="ready"]')
+    named = f"You vs ferrochess level 1 · 1-0 · {day} · 5+3"
+    page.wait_for_selector(f'.site-header [data-testid="game-title"]:text-is("{named}")')
+    assert page.title() == f"{named} · ferrochess"
 
 
 def test_the_review_made_on_the_play_page_is_stored_and_shown_on_the_games_page(
@@ -293,7 +307,7 @@ def test_a_new_game_is_a_new_archive_game(page: Page, served: Served) -> None:
     wait_state(page, "ready")
     assert page.evaluate(GAME_ID_JS) != first
     assert page.locator(ARCHIVE_STATUS).is_hidden()
-    page.click('#app [data-action="resign"]')
+    resign(page)
     wait_state(page, "over")
     time.sleep(0.5)
     assert len(archived_games(served)) == 1, "a game with no move is not kept"

@@ -32,6 +32,7 @@ from browser_helpers import (
     moves,
     open_page,
     play_fixture,  # noqa: F401 - a fixture
+    resign,
     saved_game,
     server_fixture,  # noqa: F401 - a fixture
     shot,
@@ -208,7 +209,7 @@ def test_takeback_removes_the_humans_move_and_the_reply(play: Page) -> None:
 def test_resign_ends_the_game_for_the_engine(play: Page) -> None:
     click_move(play, "e2", "e4")
     wait_moves(play, 2)
-    play.click('#app [data-action="resign"]')
+    resign(play)
     wait_state(play, "over")
     text = banner(play)
     assert "0-1" in text and "White resigned" in text and "Black wins" in text
@@ -218,7 +219,7 @@ def test_resign_ends_the_game_for_the_engine(play: Page) -> None:
 def test_rematch_swaps_the_colours(play: Page) -> None:
     click_move(play, "e2", "e4")
     wait_moves(play, 2)
-    play.click('#app [data-action="resign"]')
+    resign(play)
     wait_state(play, "over")
     play.click('#app [data-action="rematch"]')
     wait_moves(play, 1)  # the engine opens as White

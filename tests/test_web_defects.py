@@ -28,6 +28,7 @@ from browser_helpers import (
     load_fen,
     open_page,
     play_fixture,  # noqa: F401 - a fixture
+    resign,
     saved_game,
     server_fixture,  # noqa: F401 - a fixture
     shown,
@@ -168,7 +169,7 @@ def test_a_custom_quarter_minute_clock_is_named_as_lichess_names_it(play: Page) 
 def test_time_controls_are_named_in_minutes_with_lichess_fractions(play: Page) -> None:
     names = play.evaluate(
         """async () => {
-          const { describeTimeControl } = await import('/static/play/clock.js');
+          const { describeTimeControl } = await import('/static/ui/time_control.js');
           return [[15, 0], [30, 2], [45, 1], [60, 0], [90, 0], [180, 2], [300, 3]].map(
             ([seconds, increment]) => describeTimeControl(
               { initial: seconds * 1000, increment: increment * 1000 }));
@@ -234,7 +235,7 @@ def test_the_downloaded_pgn_has_the_time_control_and_the_clocks(play: Page) -> N
     wait_moves(play, 2)
     click_move(play, "d2", "d4")
     wait_moves(play, 4)
-    play.click('#app [data-action="resign"]')
+    resign(play)
     wait_state(play, "over")
     with play.expect_download() as download:
         play.click('#app [data-action="pgn"]')

@@ -4,9 +4,11 @@ remembered; the "show engine" switch (off by default below full strength, on at 
 after the game); a book move shown as a book move with the evaluation bar left where it was; the
 tables' verdict shown as "TB win" (or cursed, blessed, draw) from the reply's field; the
 levels named with their Elo and calibration as the core states them; a draw offer declined and
-one accepted (the engine judges); "Download PGN" after the game; a natural thinking time below
-full strength; the review panel opened after the game. Saves the desktop and phone screenshots
-(into docs/ when FERROCHESS_DOCS_SCREENSHOTS=1). Skips without Chromium or Playwright."""
+one accepted (the engine judges); resign asks for a confirmation as lichess does (a second click
+confirms; cancel, Escape or a few seconds without it leave the game going); "Download PGN" after
+the game; a natural thinking time below full strength; the review panel opened after the game.
+Saves the desktop and phone screenshots (into docs/ when FERROCHESS_DOCS_SCREENSHOTS=1). Skips
+without Chromium or Playwright."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from typing import Any
 import pytest
 from browser_helpers import (
     FAST,
+    RESIGN,
     Page,
     banner,
     chromium_fixture,  # noqa: F401 - a fixture
@@ -28,9 +31,11 @@ from browser_helpers import (
     moves,
     open_page,
     play_fixture,  # noqa: F401 - a fixture
+    resign,
     serve,
     server_fixture,  # noqa: F401 - a fixture
     shot,
+    state,
     wait_moves,
     wait_state,
 )
@@ -100,7 +105,7 @@ def test_the_engine_panel_is_hidden_below_full_strength_until_the_game_ends(play
     play.check(toggle)
     assert play.locator(body).is_visible()
     play.uncheck(toggle)
-    play.click('#app [data-action="resign"]')
+    resign(play)
     wait_state(play, "over")
     assert play.is_checked(toggle) and play.locator(body).is_visible(), "shown after the game"
 
@@ -248,10 +253,35 @@ def test_a_draw_offer_is_accepted_when_the_engine_is_worse(play: Page) -> None:
     assert game_value(play, "game.end") == {"by": "agreement"}
 
 
+def test_resign_asks_for_a_confirmation_as_lichess_does(play: Page) -> None:
+    click_move(play, "e2", "e4")
+    wait_moves(play, 2)
+    asking = f'{RESIGN}[data-confirm="yes"]'
+    cancel = '#app [data-action="cancel-resign"]'
+    play.click(RESIGN)
+    play.wait_for_selector(asking)
+    assert play.inner_text(asking) == "Confirm resign?" and play.is_visible(cancel)
+    assert state(play) == "ready", "one click does not resign"
+    play.click(cancel)
+    play.wait_for_selector(f"{RESIGN}:not([data-confirm])")
+    assert play.inner_text(RESIGN) == "Resign" and play.is_hidden(cancel)
+    play.click(RESIGN)
+    play.wait_for_selector(asking)
+    play.keyboard.press("Escape")
+    play.wait_for_selector(f"{RESIGN}:not([data-confirm])")
+    play.click(RESIGN)
+    play.wait_for_selector(asking)
+    play.wait_for_selector(f"{RESIGN}:not([data-confirm])", timeout=10_000)  # it times out
+    assert state(play) == "ready" and game_value(play, "game.end") is None
+    resign(play)
+    wait_state(play, "over")
+    assert game_value(play, "game.end") == {"by": "resign", "color": "white"}
+
+
 def test_download_pgn_after_the_game(play: Page) -> None:
     click_move(play, "e2", "e4")
     wait_moves(play, 2)
-    play.click('#app [data-action="resign"]')
+    resign(play)
     wait_state(play, "over")
     with play.expect_download() as download:
         play.click('#app [data-action="pgn"]')
@@ -265,7 +295,7 @@ def test_the_review_opens_after_the_game(play: Page) -> None:
     assert not play.locator('#app [data-action="review"]').is_visible()
     click_move(play, "e2", "e4")
     wait_moves(play, 2)
-    play.click('#app [data-action="resign"]')
+    resign(play)
     wait_state(play, "over")
     play.click('#app [data-action="review"]')
     wait_state(play, "reviewing", "reviewed")

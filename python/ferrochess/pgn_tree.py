@@ -9,15 +9,19 @@ overflow Python's JSON reader, which recurses per level, on a long game)::
     node = {"uci": "e2e4", "san": "e4", "comment": "", "starting_comment": "", "nags": [1],
             "eval": {"cp": 23, "depth": 18} | {"mate": -3} | None,   # White's view, after the move
             "clock": 59.0 | None, "arrows": [{"from": "e2", "to": "e4", "color": "green"}],
+            "commands": ["eval", "clk"],                             # their order in the comment
             "line": [SAN, ...] | None, "judgement": None, "explanation": None, "best_san": None,
             "variations": [[node, ...], ...]}                        # lines played instead of it
 
 ``comment`` is the text of the PGN comment; its ``[%eval]``, ``[%clk]``, ``[%csl]`` and ``[%cal]``
-commands are the fields ``eval``, ``clock`` and ``arrows``. ``line``, ``judgement``,
+commands are the fields ``eval``, ``clock`` and ``arrows``, and ``commands`` the order in which
+``[%eval]`` and ``[%clk]`` stood (written back in that order; without it, clock first, as
+python-chess writes them). ``line``, ``judgement``,
 ``explanation`` and ``best_san`` come from a review (:func:`tree_from_review`) and are not PGN.
 
 :func:`tree_from_game` and :func:`game_from_tree` are inverse up to how the comments are written
-(the same text and commands, the commands in python-chess's order), and python-chess judges every
+(the same text and commands, ``[%eval]`` and ``[%clk]`` in their order, the others where
+python-chess puts them: arrows first, then the text), and python-chess judges every
 move of a tree that comes in (:class:`TreeError` names the bad field). :func:`read_games` lists the
 games of a PGN text and :func:`read_game_at` reads one; :func:`write_pgn` writes a game with its
 variations, comments, NAGs and commands through python-chess's exporter.
@@ -129,6 +133,7 @@ def _node_from(node: chess.pgn.ChildNode, before: chess.Board) -> Node:
              "color": arrow.color}  # fmt: skip
             for arrow in node.arrows()
         ],
+        "commands": _commands_of(node.comment),
         "line": None,
         "judgement": None,
         "explanation": None,
@@ -145,6 +150,16 @@ def _text(comment: str) -> str:
     scratch.set_clock(None)
     scratch.set_arrows([])
     return scratch.comment.strip()
+
+
+def _commands_of(comment: str) -> list[str]:
+    """``"eval"`` and ``"clk"`` in the order their commands stand in ``comment`` (those present)."""
+    found = []
+    for name, pattern in (("eval", chess.pgn.EVAL_REGEX), ("clk", chess.pgn.CLOCK_REGEX)):
+        match = pattern.search(comment)
+        if match is not None:
+            found.append((match.start(), name))
+    return [name for _, name in sorted(found)]
 
 
 def _eval_of(node: chess.pgn.GameNode) -> dict[str, int] | None:
@@ -261,12 +276,25 @@ def _add_node(parent: chess.pgn.GameNode, board: chess.Board, data: Any, field: 
     )
     _set_arrows(child, data.get("arrows"), f"{field}.arrows")
     clock = data.get("clock")
-    if clock is not None:
-        if isinstance(clock, bool) or not isinstance(clock, (int, float)) or not 0 <= clock < 1e7:
-            raise TreeError(f"{field}.clock", f"{field}.clock must be seconds, not {clock!r}")
-        child.set_clock(clock)
+    if clock is not None and (
+        isinstance(clock, bool) or not isinstance(clock, (int, float)) or not 0 <= clock < 1e7
+    ):
+        raise TreeError(f"{field}.clock", f"{field}.clock must be seconds, not {clock!r}")
+    commands = data.get("commands") or []
+    if not isinstance(commands, list) or not all(name in ("eval", "clk") for name in commands):
+        raise TreeError(f"{field}.commands", f'{field}.commands must list "eval" and "clk"')
+    eval_first = {"eval", "clk"} <= set(commands) and commands.index("eval") < commands.index("clk")
+    if not eval_first:  # python-chess appends each command: the first set is written first
+        _set_clock(child, clock)
     _set_eval(child, data.get("eval"), f"{field}.eval")
+    if eval_first:
+        _set_clock(child, clock)
     return child
+
+
+def _set_clock(node: chess.pgn.ChildNode, clock: float | None) -> None:
+    if clock is not None:
+        node.set_clock(clock)
 
 
 def _string(value: Any, field: str, *, single_line: bool = False) -> str:

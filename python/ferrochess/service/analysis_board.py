@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from typing import Any
 
 import chess
 import chess.engine
+import chess.pgn
 
 from ferrochess import pgn_tree, rules
 from ferrochess._core import MAX_DEPTH
@@ -330,8 +332,10 @@ class AnalysisService:
         if stripped and "\n" not in stripped and "[" not in stripped:
             try:
                 board = rules.position(stripped)
-            except ValueError:
-                pass  # not a FEN: read it as PGN movetext
+            except ValueError as error:
+                if "/" in stripped.split()[0] and stripped.split()[0] != "1/2-1/2":
+                    raise BadInput("pgn", str(error)) from None  # its rows: meant as a FEN
+                # not a FEN: read it as PGN movetext
             else:
                 return {"games": [], "truncated": False, "warnings": [],
                         "tree": pgn_tree.tree_from_review(board, {}, None)}  # fmt: skip
@@ -360,8 +364,23 @@ class AnalysisService:
             game = pgn_tree.game_from_tree(data.get("tree"))
         except pgn_tree.TreeError as error:
             raise BadInput(error.field, error.message) from None
-        today = datetime.date.today()
-        return {"pgn": pgn_tree.write_pgn(game), "filename": f"analysis-{today:%Y%m%d}.pgn"}
+        return {"pgn": pgn_tree.write_pgn(game), "filename": export_filename(game.headers)}
+
+
+def export_filename(headers: chess.pgn.Headers) -> str:
+    """The export's file name: "White_vs_Black_2026.11.28.pgn" (the date when the PGN knows it
+    whole) for a game with players, "Unknown" for a side not named; "analysis-20261128.pgn"
+    (today) for one with none. Names keep letters, digits and "-"; every other run is one "_"."""
+
+    def safe(name: str) -> str:
+        return re.sub(r"[^\w-]+", "_", name).strip("_-")
+
+    white, black = (safe(headers.get(side, "?")) for side in ("White", "Black"))
+    if not white and not black:
+        return f"analysis-{datetime.date.today():%Y%m%d}.pgn"
+    date = headers.get("Date", "")
+    day = f"_{date}" if re.fullmatch(r"\d{4}\.\d{2}\.\d{2}", date) else ""
+    return f"{white or 'Unknown'}_vs_{black or 'Unknown'}{day}.pgn"
 
 
 def _after_move(

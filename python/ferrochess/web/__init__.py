@@ -37,10 +37,11 @@
 
 The defaults of these service settings are :class:`~ferrochess.service.game.Settings`'s.
 ``MAX_CONTENT_LENGTH``
-    Largest request body in bytes (default 64 KiB); a larger one is refused with 400.
+    Largest request body in bytes (default 64 KiB); a larger one is refused with 413.
 
 Every error of the JSON API is ``{"error": message, "field": name}`` with status 400 (bad input),
-404, 405, 409 (a cancelled search) or 503 (all engines busy). The API is written down in
+404, 405, 409 (a cancelled search), 413 (a body over its limit, ``field`` "body") or 503 (all
+engines busy). The API is written down in
 docs/play.md; the requests are answered by :class:`ferrochess.service.game.GameService`.
 """
 
@@ -142,9 +143,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         if not request.path.startswith("/api/"):
             return error
         if isinstance(error, RequestEntityTooLarge):
-            limit = app.config["MAX_CONTENT_LENGTH"]
+            limit = request.max_content_length  # the route's own limit, else the app's
             message = f"the request body is larger than {limit} bytes"
-            return jsonify(error=message, field="body"), 400
+            return jsonify(error=message, field="body"), 413
         return jsonify(error=error.description, field=None), error.code
 
     return app

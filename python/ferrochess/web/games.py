@@ -23,10 +23,12 @@ and tries again); without an archive (``FERROCHESS_DATABASE = "none"``) these ro
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Iterator
 from typing import Any
 
+import chess.pgn
 from flask import (
     Blueprint,
     Response,
@@ -48,7 +50,6 @@ from ferrochess.service.archive import (
     ArchiveUnavailable,
 )
 from ferrochess.service.reading import BadInput, read_game
-from ferrochess.service.time_control import read_time_control, tag_of
 from ferrochess.web.play import payload
 
 bp = Blueprint("games", __name__, template_folder="templates")
@@ -122,22 +123,22 @@ def submit_review(ident: str) -> Any:
 def game_record(ident: str) -> Any:
     """The stored game (:func:`ferrochess.service.archive.game_record`), its review, and ``tree``:
     the analysis board's tree of it (:mod:`ferrochess.pgn_tree`), the review on its moves."""
-    game = archive().get_game(ident)
+    found = archive()
+    game = found.get_game(ident)
     if game is None:
         raise ArchiveMissing(f"no game {ident!r}")
-    return jsonify({**game, "tree": tree_of(game)})
+    pgn = found.game_pgn(ident, base_url=request.host_url + "game/")
+    return jsonify({**game, "tree": tree_of(game, pgn)})
 
 
-def tree_of(game: dict[str, Any]) -> dict[str, Any]:
-    """The analysis board's tree of a stored game: its moves with their clocks, its players and
-    result as headers, its review's evaluations, lines and verdicts on the moves."""
+def tree_of(game: dict[str, Any], pgn: str) -> dict[str, Any]:
+    """The analysis board's tree of a stored game: its moves with their clocks, its review's
+    evaluations, lines and verdicts on the moves, and as headers those of its PGN (``pgn``, the
+    archive's: players, result, date, time control, opening), not the review's own (api/review
+    is sent the moves only, so its headers are python-chess's "?" and "*")."""
     board = read_game({"fen": game["fen"], "moves": game["moves"]}).board
-    headers = {
-        "Event": "ferrochess", "White": game["white"], "Black": game["black"],
-        "Result": game["result"],
-        "TimeControl": tag_of(read_time_control(game["time_control"])),
-    }  # fmt: skip
-    tree = pgn_tree.tree_from_review(board, headers, game["review"])
+    headers = chess.pgn.read_headers(io.StringIO(pgn))
+    tree = pgn_tree.tree_from_review(board, dict(headers or {}), game["review"])
     for node, seconds in zip(tree["moves"], game["clocks"]):
         node["clock"] = seconds
     return tree
@@ -187,14 +188,23 @@ def page_number() -> int:
 
 
 @bp.get("/games")
-def games_page() -> str:
-    chosen = filters()
-    page = page_number()
-    games, total = archive().list_games(**chosen, page=page, per_page=PER_PAGE)
+def games_page() -> Any:
+    """The list page; a bad filter is this page again, answered 400, saying which and why."""
+    found = archive()
+    try:
+        chosen = filters()
+        page = page_number()
+        games, total = found.list_games(**chosen, page=page, per_page=PER_PAGE)
+    except BadInput as error:
+        page_of_error = render_template(
+            "games/list.html", games=[], total=0, page=1, pages=1, chosen={}, results=RESULTS,
+            error=error,
+        )  # fmt: skip
+        return page_of_error, 400
     pages = max(1, math.ceil(total / PER_PAGE))
     return render_template(
         "games/list.html", games=games, total=total, page=page, pages=pages, chosen=chosen,
-        results=RESULTS,
+        results=RESULTS, error=None,
     )  # fmt: skip
 
 
@@ -207,7 +217,7 @@ def game_page(ident: str) -> str:
 
 @bp.get("/game/<ident>.pgn")
 def game_pgn(ident: str) -> Response:
-    text = archive().game_pgn(ident, base_url=request.host_url + "game/")
+    text = archive().game_pgn(ident, base_url=request.host_url + "game/") + "\n"  # a text file
     response = Response(text, mimetype="application/x-chess-pgn")
     response.headers["Content-Disposition"] = f'attachment; filename="ferrochess-{ident}.pgn"'
     return response

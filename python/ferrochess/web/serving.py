@@ -12,7 +12,9 @@ Contract:
   at once. A second signal ends the wait.
 - Every request is logged on stderr in Apache's combined log format followed by its duration in
   microseconds (Apache's ``%D``), once its response has been sent (or the client went away):
-  :mod:`ferrochess.web.access_log`.
+  :mod:`ferrochess.web.access_log`; one that waitress refuses itself too (a body over the
+  largest limit: 413 in the API's JSON, then a lingering close):
+  :mod:`ferrochess.web.waitress_refusal`.
 - ``proxies`` > 0 wraps the app in werkzeug's ProxyFix (X-Forwarded-For, -Proto, -Host set by that
   many proxies), so the logs and the rate limit see the client's address, not the proxy's.
 - The engine endpoints (:data:`ENGINE_PATHS`) share one request budget per client address
@@ -249,6 +251,8 @@ def _serve_waitress(listener: socket.socket, options: ServeOptions) -> int:
     from waitress.server import create_server  # type: ignore[import-untyped]
     from waitress.wasyncore import close_all, dispatcher, loop  # type: ignore[import-untyped]
 
+    from ferrochess.web.waitress_refusal import Channel
+
     if options.workers not in (None, 1):
         raise ValueError("waitress runs one process: --workers needs --server gunicorn")
     engines = _engines(options, 1)
@@ -272,6 +276,7 @@ def _serve_waitress(listener: socket.socket, options: ServeOptions) -> int:
         clear_untrusted_proxy_headers=options.proxies == 0,
         ident="ferrochess",
     )
+    server.channel_class = Channel  # waitress's own refusals: the API's JSON, logged, no reset
     forced = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:

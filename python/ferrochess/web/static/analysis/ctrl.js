@@ -270,12 +270,14 @@ export class AnalysisCtrl {
     return T.withoutMarks(toWire(this.tree));
   }
 
-  /** A new tree (imported, or a new position), showing `path`. */
-  loadTree(tree, { path = [] } = {}) {
+  /** A new tree (imported, or a new position), showing `path`; `reveal`: the board is scrolled
+   * into view (an import: its dialog is far below the board on a phone and a desktop alike). */
+  loadTree(tree, { path = [], reveal = false } = {}) {
     this.tree = tree;
     this.targetKey = null;
     this.treeChanged();
     this.jump(path);
+    if (reveal) this.view.revealBoard();
   }
 
   // --- the rest -----------------------------------------------------------------------------------

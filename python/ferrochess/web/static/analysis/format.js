@@ -3,6 +3,8 @@
 // judgements' words are the UI kit's (../ui/). Pure functions of what the server said; no chess rule.
 
 import { JUDGEMENT_NAMES } from "../ui/judgement.js";
+import { resultShown } from "../ui/score.js";
+import { describeTimeControl, parseTimeControlTag } from "../ui/time_control.js";
 
 /** PGN's NAGs as lichess draws them: glyph, name, and the class that colours it. */
 export const NAGS = Object.freeze({
@@ -74,3 +76,28 @@ export const DONE_WORDS = Object.freeze({
   finished: "Search finished.",
   over: "The game is over in this position.",
 });
+
+/** A PGN header's value, or "" for one unknown ("?", "????.??.??", "*", "-", missing). */
+function known(value) {
+  const text = String(value ?? "").trim();
+  return /^[?.*-]*$/.test(text) ? "" : text;
+}
+
+/** A game named as lichess's game page names it: "You vs ferrochess level 3 · 1-0 · 2026.11.28 ·
+ * 5+3" (the parts known only), from the archive's record (`white`, `black`, `result`,
+ * `finished_at`, `time_control` "300+3") or else the tree's headers; "" when nothing is known. */
+export function gameTitle(record = {}, headers = {}) {
+  const white = known(record.white ?? headers.White);
+  const black = known(record.black ?? headers.Black);
+  const result = known(record.result ?? headers.Result);
+  const finished = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(record.finished_at || ""));
+  const date = finished ? finished.slice(1).join(".") : known(headers.Date);
+  const control = parseTimeControlTag(record.time_control ?? headers.TimeControl);
+  const parts = [
+    white || black ? `${white || "?"} vs ${black || "?"}` : "",
+    result ? resultShown(result) : "",
+    date,
+    control ? describeTimeControl(control) : "",
+  ];
+  return parts.filter(Boolean).join(" · ");
+}

@@ -2,7 +2,8 @@
 // FEN, goes to the server's api/import, which reads it with python-chess; a file of several games
 // is listed by its headers to pick one. The tree goes out through api/export, written by
 // python-chess with its variations, comments, NAGs and evaluations, as a download and as text.
-// The analysis controller (`host`) takes the tree read: host.loadTree(nestedTree).
+// The analysis controller (`host`) takes the tree read: host.loadTree(nestedTree, {reveal: true}),
+// the board brought into view.
 
 import { describeError } from "../ui/errors.js";
 import { withoutMarks } from "./tree.js";
@@ -134,7 +135,7 @@ export class PgnCtrl {
 
   #load(wire) {
     this.open = false;
-    this.host.loadTree(fromWire(wire), { path: [] });
+    this.host.loadTree(fromWire(wire), { path: [], reveal: true });
     this.onChange();
   }
 

@@ -6,6 +6,13 @@ import { el } from "../ui/dom.js";
 
 const HEADERS = ["White", "Black", "Result", "Event", "Date"];
 
+/** The games listed, in words: "12 games", or "Showing the first 1,000 of the games" when the
+ * server listed only the first ones of the text (its `truncated`). */
+function listedWords(count, truncated) {
+  const number = count.toLocaleString("en");
+  return truncated ? `Showing the first ${number} of the games` : `${number} games`;
+}
+
 export class PgnView {
   /** @param {object} parts layout.js's pgn card @param {object} ctrl the analysis controller */
   constructor(parts, ctrl) {
@@ -86,7 +93,7 @@ export class PgnView {
     ...HEADERS.map((name) => el("td", { "data-header": name }, (game.headers || {})[name] || "?")),
     plies ? el("td", { class: "plies" }, String(game.plies ?? "")) : null));
     games.replaceChildren(
-      el("p", {}, `${pgn.games.length} games${pgn.truncated ? " (the first ones only)" : ""}: pick one.`),
+      el("p", {}, `${listedWords(pgn.games.length, pgn.truncated)}: pick one.`),
       el("div", { class: "pgn-games-scroll" }, el("table", {},
         el("thead", {}, el("tr", {}, ...HEADERS.map((name) => el("th", {}, name)), plies ? el("th", {}, "Plies") : null)),
         el("tbody", {}, ...rows))));

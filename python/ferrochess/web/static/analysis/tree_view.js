@@ -103,6 +103,12 @@ function interrupt(parent, parentPath, node, ply) {
   return block;
 }
 
+/** Whether `tree` is the blank board the hint is for: no move, no comment, and no headers (every
+ * import, even of a game that is only a comment, brings the server's headers). */
+function isBlank(tree) {
+  return !tree.children.length && !tree.comment && !Object.keys(tree.headers || {}).length;
+}
+
 /** Draws `tree` into `container` (its content is replaced). */
 export function renderTree(container, tree) {
   const parts = [];
@@ -129,7 +135,7 @@ export function renderTree(container, tree) {
     parentPath = path;
     ply += 1;
   }
-  if (!tree.children.length) parts.push(el("p", { class: "tree-empty" }, "Make a move on the board, or import a PGN."));
+  if (isBlank(tree)) parts.push(el("p", { class: "tree-empty" }, "Make a move on the board, or import a PGN."));
   const result = tree.headers && tree.headers.Result;
   if (tree.children.length && result && result !== "*") parts.push(el("div", { class: "result" }, resultShown(result)));
   container.replaceChildren(...parts);

@@ -201,6 +201,12 @@ export class AnalysisView {
     this.pgn.render();
   }
 
+  /** The board scrolled into view (after an import made far below it). */
+  revealBoard() {
+    const area = this.ui.boardArea;
+    if (typeof area.scrollIntoView === "function") area.scrollIntoView({ block: "nearest" });
+  }
+
   renderMessage() {
     const box = this.ui.message;
     const message = this.ctrl.message;

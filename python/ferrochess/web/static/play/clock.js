@@ -27,18 +27,6 @@ export function timeControl(id, custom = {}) {
   return { initial: preset.minutes * 60000, increment: preset.increment * 1000 };
 }
 
-/** Lichess's names of the starting times that are not a whole number of minutes, by seconds. */
-const FRACTIONS = Object.freeze({ 15: "¼", 30: "½", 45: "¾", 90: "1.5" });
-
-/** A time control as lichess names it, "minutes+seconds": "3+2"; "¼+0", "½+0", "¾+0" for 15,
- * 30 and 45 s; other minutes to two decimals at most ("1.25+0"). */
-export function describeTimeControl(control) {
-  if (!control) return "No clock";
-  const seconds = control.initial / 1000;
-  const minutes = FRACTIONS[seconds] || String(Number((seconds / 60).toFixed(2)));
-  return `${minutes}+${control.increment / 1000}`;
-}
-
 /** A time control as the server takes and keeps it, PGN's TimeControl in whole seconds:
  * "180+2"; null for no clock (or one under half a second, which PGN cannot write). The one shape
  * of api/pgn's and api/games's `time_control` (ferrochess/service/time_control.py). */

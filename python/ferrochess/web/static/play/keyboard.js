@@ -1,5 +1,6 @@
 // The play UI's keys: ←/→ step through the game, Home goes to its start, End back to the live
-// position. Heard on `target` (the root, or the document on the page), never while typing.
+// position, Escape takes back a "Confirm resign?". Heard on `target` (the root, or the document
+// on the page), never while typing.
 
 /** Listens on `target` for `ctrl` (play_ctrl.js); returns the function that stops listening. */
 export function bindKeys(target, ctrl) {
@@ -12,6 +13,7 @@ export function bindKeys(target, ctrl) {
       ArrowRight: () => ctrl.step(1),
       Home: () => ctrl.stepTo(0),
       End: () => ctrl.showLive(),
+      Escape: ctrl.confirmingResign ? () => ctrl.cancelResign() : null,
     };
     const action = actions[event.key];
     if (!action || !ctrl.game.state) return;

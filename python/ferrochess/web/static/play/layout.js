@@ -47,7 +47,8 @@ export function buildLayout(root, uid) {
   const buttons = {
     takeback: button("takeback", "Take back"),
     draw: button("draw", "Offer draw"),
-    resign: button("resign", "Resign"),
+    resign: button("resign", "Resign", { title: "Resign (asks to confirm)" }),
+    cancelResign: button("cancel-resign", "Cancel", { hidden: true, title: "Do not resign (Escape)" }),
     flip: button("flip", "Flip board"),
     rematch: button("rematch", "Rematch", { class: "primary" }),
     newGameAfter: button("new-game-after", "New game"),
@@ -56,7 +57,8 @@ export function buildLayout(root, uid) {
     analyse: button("analyse", "Analyse", { hidden: true, title: "Open the game on the analysis board" }),
     newGame: button("new-game", "New game", { class: "primary" }),
   };
-  const inGame = el("div", { class: "button-row in-game" }, buttons.takeback, buttons.draw, buttons.resign);
+  const inGame = el("div", { class: "button-row in-game" }, buttons.takeback, buttons.draw, buttons.resign,
+    buttons.cancelResign);
   const afterGame = el("div", { class: "button-row after-game", hidden: true },
     buttons.rematch, buttons.newGameAfter, buttons.review, buttons.analyse, buttons.pgn);
 

@@ -7,7 +7,9 @@
 // Its state: the levels the server lists, the ply shown while stepping through the game (null: the
 // live position), the user's show-engine choice for this game (null: the level's default), the
 // board's orientation, the evaluation bar's score (kept across book moves), the plies the sounds
-// were played for, and the game another tab took (while this one is stale). The review is kept
+// were played for, the game another tab took (while this one is stale), and whether "Resign" is
+// asking to be confirmed (lichess's way: a second click resigns; cancel, Escape or a few seconds
+// without it do not). The review is kept
 // with the game (saved and restored beside it); "Analyse" hands the game to the analysis board
 // (handoff.js) where the host has one (`analysis.url`: the page's, none in the notebook). A
 // finished game and its review go to the archive, kept by archive.js until they are stored.
@@ -24,6 +26,8 @@ import { SettingsForm } from "./settings.js";
 import { soundOfSan } from "./sounds.js";
 
 const TICK_MS = 100;
+/** How long "Confirm resign?" waits for its second click before it goes back to "Resign". */
+export const RESIGN_CONFIRM_MS = 5000;
 /** The review's states (review.js) and the game's events that follow each, the first it takes. */
 const FOLLOW_REVIEW = Object.freeze({ analysing: ["review"], reviewed: ["reviewed", "learned", "restored"],
   learning: ["learn"], idle: ["stopped"], cancelled: ["stopped"], error: ["stopped"] });
@@ -44,7 +48,8 @@ export class PlayCtrl {
     Object.assign(this, { transport, analysis, archiveUrl: archive, clientId, sounds });
     // The state (soundedPlies: null before the first position).
     Object.assign(this, { levels: [], viewPly: null, showEngine: null, orientation: "white", piecesReady: false,
-      soundedPlies: null, lastScore: null, staleSaved: null, destroyed: false });
+      soundedPlies: null, lastScore: null, staleSaved: null, confirmingResign: false, destroyed: false });
+    this.resignTimer = null;
     this.board = createBoard(ui.board, { onMove: (uci) => this.boardMove(uci) });
     this.game = new PlayGame({ transport, clientId, onChange: (what) => this.changed(what) });
     const game = this.game;
@@ -86,6 +91,7 @@ export class PlayCtrl {
       this.sounds.play("end");
       this.showEngine = null; // on after the game
     }
+    if (phase !== "ready" && phase !== "thinking") this.cancelResign();
     if (phase === "stale") this.view.renderStale();
     if (phase === "over" && this.archive) this.archive.submit(finishedGame(this.game));
     this.previousPhase = phase;
@@ -249,7 +255,31 @@ export class PlayCtrl {
     this.game.takeback();
   }
 
+  /** The resign button: the first click asks "Confirm resign?", the second (within
+   * RESIGN_CONFIRM_MS) resigns. */
+  askResign() {
+    if (this.confirmingResign) {
+      this.resign();
+      return;
+    }
+    if (!["ready", "thinking"].includes(this.game.phase)) return;
+    this.confirmingResign = true;
+    clearTimeout(this.resignTimer);
+    this.resignTimer = setTimeout(() => this.cancelResign(), RESIGN_CONFIRM_MS);
+    this.view.renderControls();
+  }
+
+  /** "Confirm resign?" goes back to "Resign" (cancel, Escape, the time out, the game's end). */
+  cancelResign() {
+    clearTimeout(this.resignTimer);
+    this.resignTimer = null;
+    if (!this.confirmingResign) return;
+    this.confirmingResign = false;
+    if (!this.destroyed) this.view.renderControls();
+  }
+
   resign() {
+    this.cancelResign();
     this.board.cancelPremove();
     this.game.resign();
   }
@@ -392,6 +422,7 @@ export class PlayCtrl {
     if (["thinking", "reviewing"].includes(this.game.phase)) this.transport.cancel(this.clientId);
     this.destroyed = true;
     clearInterval(this.ticker);
+    clearTimeout(this.resignTimer);
     this.store.close();
     if (this.archive) this.archive.destroy();
     this.review.cancel();

@@ -218,6 +218,12 @@ export class PlayView {
     ui.buttons.takeback.disabled = game.takebackCount() === 0;
     ui.buttons.draw.disabled = phase !== "ready";
     ui.buttons.resign.disabled = !live;
+    const confirming = live && this.ctrl.confirmingResign;
+    ui.buttons.resign.textContent = confirming ? "Confirm resign?" : "Resign";
+    ui.buttons.resign.classList.toggle("confirming", confirming);
+    if (confirming) ui.buttons.resign.dataset.confirm = "yes";
+    else delete ui.buttons.resign.dataset.confirm;
+    ui.buttons.cancelResign.hidden = !confirming;
     ui.inGame.hidden = !live;
     ui.backToLive.hidden = viewPly === null || game.phase === "learning";
     // The analysis board, where there is one: the game after it ended (as on lichess).
@@ -246,7 +252,8 @@ export class PlayView {
     wire(ui.buttons.rematch, anew(() => ctrl.rematch()));
     wire(ui.buttons.newGameAfter, anew(() => ctrl.newGame()));
     wire(ui.buttons.takeback, () => ctrl.takeback());
-    wire(ui.buttons.resign, () => ctrl.resign());
+    wire(ui.buttons.resign, () => ctrl.askResign());
+    wire(ui.buttons.cancelResign, () => ctrl.cancelResign());
     wire(ui.buttons.draw, () => ctrl.game.offerDraw());
     wire(ui.buttons.flip, () => ctrl.flip());
     wire(ui.buttons.review, () => ctrl.review.open());

@@ -3,7 +3,8 @@
 // applies at once (the level, the book) to the controller (play_ctrl.js).
 
 import { el } from "../ui/dom.js";
-import { TIME_CONTROLS, describeTimeControl, timeControl } from "./clock.js";
+import { describeTimeControl } from "../ui/time_control.js";
+import { TIME_CONTROLS, timeControl } from "./clock.js";
 import { levelLabel } from "./panels.js";
 
 export class SettingsForm {
