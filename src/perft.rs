@@ -1,7 +1,7 @@
 //! Perft: counts the leaf nodes of the legal move tree, through the same make-move path the search
 //! uses, so a wrong count means a bug the search would have too.
 
-use shakmaty::Position as _;
+use shakmaty::{Move, Position as _};
 
 use crate::error::Error;
 use crate::limits::MAX_DEPTH;
@@ -23,6 +23,19 @@ pub fn perft(position: &mut Position, depth: u32) -> u64 {
         position.pop();
     }
     total
+}
+
+/// Perft divided by root move, in the order of the legal moves: each move with the leaf nodes
+/// `depth - 1` plies below it (`depth` at least 1), as UCI's `go perft` prints them.
+pub fn divide(position: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    let depth = depth.max(1);
+    let mut counts = Vec::new();
+    for m in position.board().legal_moves() {
+        position.push(m);
+        counts.push((m, perft(position, depth - 1)));
+        position.pop();
+    }
+    counts
 }
 
 /// Perft of a FEN; depth 0 to [`MAX_DEPTH`].
@@ -50,5 +63,15 @@ mod tests {
             assert_eq!(perft_fen(START_FEN, depth as i64).unwrap(), nodes);
         }
         assert!(perft_fen(START_FEN, -1).is_err());
+    }
+
+    #[test]
+    fn divide_sums_to_perft() {
+        let mut position = Position::from_fen(START_FEN).unwrap();
+        let counts = divide(&mut position, 3);
+        assert_eq!(counts.len(), 20);
+        let e4 = position.parse_uci("e2e4").unwrap();
+        assert!(counts.contains(&(e4, 600)));
+        assert_eq!(counts.iter().map(|&(_, nodes)| nodes).sum::<u64>(), 8902);
     }
 }

@@ -45,11 +45,23 @@ pub fn polyglot_key(board: &Chess) -> u64 {
 
 /// A move in UCI notation, castling as the king's two-square move (`e1g1`).
 pub fn move_to_uci(m: Move) -> String {
-    m.to_uci(CastlingMode::Standard).to_string()
+    move_to_uci_in(m, CastlingMode::Standard)
+}
+
+/// A move in UCI notation for games in castling `mode`: castling as the king's two-square move
+/// (`e1g1`) in standard chess, as the king taking its own rook (`e1h1`) in Chess960.
+pub fn move_to_uci_in(m: Move, mode: CastlingMode) -> String {
+    m.to_uci(mode).to_string()
 }
 
 /// Parses a FEN (4 to 6 space-separated fields) into a legal standard chess position.
 pub fn parse_fen(fen: &str) -> Result<Chess, Error> {
+    parse_fen_in(fen, CastlingMode::Standard)
+}
+
+/// Parses a FEN into a legal position of castling `mode`. In Chess960 the castling field may name
+/// the rooks' files (Shredder-FEN `HAha`, or X-FEN's `KQkq` with a file where it is ambiguous).
+pub fn parse_fen_in(fen: &str, mode: CastlingMode) -> Result<Chess, Error> {
     let invalid = |reason: String| Error::InvalidFen {
         fen: fen.to_string(),
         reason,
@@ -71,7 +83,7 @@ pub fn parse_fen(fen: &str) -> Result<Chess, Error> {
     }
     let parsed: Fen = fen.trim().parse().map_err(|e| invalid(format!("{e}")))?;
     parsed
-        .into_position::<Chess>(CastlingMode::Standard)
+        .into_position::<Chess>(mode)
         .map_err(|e| invalid(format!("{e}")))
 }
 
@@ -147,9 +159,14 @@ pub fn from_bitboards(bitboards: &Bitboards) -> Result<Chess, Error> {
 }
 
 impl Position {
-    /// A game starting at `fen`.
+    /// A game of standard chess starting at `fen`.
     pub fn from_fen(fen: &str) -> Result<Position, Error> {
-        let board = parse_fen(fen)?;
+        Position::from_fen_in(fen, CastlingMode::Standard)
+    }
+
+    /// A game in castling `mode` (standard chess or Chess960) starting at `fen`.
+    pub fn from_fen_in(fen: &str, mode: CastlingMode) -> Result<Position, Error> {
+        let board = parse_fen_in(fen, mode)?;
         Ok(Position::from_board(board))
     }
 
@@ -167,9 +184,20 @@ impl Position {
         }
     }
 
-    /// A game starting at `fen` followed by `moves` in UCI notation; the root is the last position.
+    /// A game of standard chess starting at `fen` followed by `moves` in UCI notation; the root is
+    /// the last position.
     pub fn from_fen_and_moves<S: AsRef<str>>(fen: &str, moves: &[S]) -> Result<Position, Error> {
-        let mut position = Position::from_fen(fen)?;
+        Position::from_fen_and_moves_in(fen, moves, CastlingMode::Standard)
+    }
+
+    /// [`Position::from_fen_and_moves`] in castling `mode`: the moves are read as
+    /// [`Position::parse_uci`] reads them in that mode.
+    pub fn from_fen_and_moves_in<S: AsRef<str>>(
+        fen: &str,
+        moves: &[S],
+        mode: CastlingMode,
+    ) -> Result<Position, Error> {
+        let mut position = Position::from_fen_in(fen, mode)?;
         for uci in moves {
             let m = position.parse_uci(uci.as_ref())?;
             position.push(m);
@@ -178,17 +206,54 @@ impl Position {
         Ok(position)
     }
 
-    /// Reads a UCI move and checks that it is legal here.
+    /// The same game in castling `mode`: its first position read again in that mode, then the
+    /// same moves. An error when the first position's castling rights have no meaning in
+    /// standard chess (a king or rook off its standard square).
+    pub fn with_castling_mode(&self, mode: CastlingMode) -> Result<Position, Error> {
+        let first = &self.states[0].board;
+        let board = Chess::from_setup(first.to_setup(EnPassantMode::Legal), mode).map_err(|e| {
+            Error::InvalidFen {
+                fen: Fen::from_position(first, EnPassantMode::Legal).to_string(),
+                reason: e.to_string(),
+            }
+        })?;
+        let mut position = Position::from_board(board);
+        for state in &self.states[1..=self.root] {
+            match state.moved {
+                Some(m) => position.push(m),
+                None => position.push_null(),
+            }
+        }
+        position.set_root();
+        Ok(position)
+    }
+
+    /// Standard chess or Chess960: how castling rights are read and castling moves written.
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.board().castles().mode()
+    }
+
+    /// Reads a UCI move and checks that it is legal here. In standard chess castling is the
+    /// king's two-square move (`e1g1`, and shakmaty's king-takes-rook `e1h1` as well); in Chess960
+    /// it is only the king taking its own rook (`e1h1`), as UCI's `UCI_Chess960` says.
     pub fn parse_uci(&self, uci: &str) -> Result<Move, Error> {
         let parsed = UciMove::from_ascii(uci.as_bytes()).map_err(|_| Error::InvalidMove {
             uci: uci.to_string(),
         })?;
+        let mode = self.castling_mode();
         parsed
             .to_move(self.board())
-            .map_err(|_| Error::IllegalMove {
+            .ok()
+            .filter(|m| mode == CastlingMode::Standard || m.to_uci(mode) == parsed)
+            .ok_or_else(|| Error::IllegalMove {
                 uci: uci.to_string(),
                 fen: self.fen(),
             })
+    }
+
+    /// A move of this game in UCI notation ([`move_to_uci_in`] in its castling mode).
+    pub fn move_to_uci(&self, m: Move) -> String {
+        move_to_uci_in(m, self.castling_mode())
     }
 
     /// Makes the current position the search root.
@@ -286,7 +351,7 @@ impl Position {
         setup.turn = !setup.turn;
         setup.ep_square = None;
         setup.halfmoves = 0;
-        let board = Chess::from_setup(setup, CastlingMode::Standard)
+        let board = Chess::from_setup(setup, board.castles().mode())
             .expect("passing the move (not in check) keeps a legal position legal");
         let key = polyglot_key(&board);
         self.states.push(State {

@@ -1,8 +1,12 @@
 //! Guards move generation and make-move: perft node counts through ferrochess's own `Position` on the
 //! standard positions, every position of `../shared/data/perft/tricky.perft` at its listed depths, and
-//! 200 positions of `random.perft` to depth 3 (both suites parsed in Chess960 castling mode).
+//! 200 positions of `random.perft` to depth 3 (both suites parsed in Chess960 castling mode), and
+//! all 960 positions of `chess960.perft` through the UCI loop's `go perft` with `UCI_Chess960` on
+//! (the way a GUI would ask), to [`CHESS960_UCI_DEPTH`].
 
+use std::io::Write;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use ferrochess::perft::perft;
 use ferrochess::position::Position;
@@ -138,4 +142,65 @@ fn two_hundred_random_positions_to_depth_three() {
     assert_eq!(sample.len(), 200);
     let checked = run_suite(&sample, 3);
     assert_eq!(checked, 600);
+}
+
+/// The depth of the Chess960 suite through UCI: every position to it takes seconds in release.
+const CHESS960_UCI_DEPTH: u32 = 4;
+
+/// What the UCI loop wrote, kept after the loop ends.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn chess960_suite_through_uci_go_perft() {
+    let Some(data) = shared_data() else { return };
+    let text = std::fs::read_to_string(data.join("perft/chess960.perft")).unwrap();
+    let cases = parse_suite(&text);
+    assert_eq!(cases.len(), 960, "suite parsed to {} cases", cases.len());
+    let mut input = String::from("setoption name UCI_Chess960 value true\n");
+    let mut expected = Vec::new();
+    for case in &cases {
+        let &(_, nodes) = case
+            .expected
+            .iter()
+            .find(|(depth, _)| *depth == CHESS960_UCI_DEPTH)
+            .unwrap_or_else(|| panic!("{}: no perft {CHESS960_UCI_DEPTH}", case.id));
+        input.push_str(&format!(
+            "position fen {}\ngo perft {CHESS960_UCI_DEPTH}\n",
+            case.epd
+        ));
+        expected.push(nodes);
+    }
+    input.push_str("quit\n");
+    let output = Captured::default();
+    ferrochess::uci::run(input.as_bytes(), output.clone()).unwrap();
+    let text = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
+    assert!(
+        !text.contains("info string"),
+        "the engine complained: {text}"
+    );
+    let totals: Vec<u64> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("Nodes searched: "))
+        .map(|total| total.parse().unwrap())
+        .collect();
+    assert_eq!(totals.len(), cases.len());
+    for ((case, total), nodes) in cases.iter().zip(&totals).zip(&expected) {
+        assert_eq!(
+            total, nodes,
+            "{} ({}) depth {CHESS960_UCI_DEPTH}",
+            case.id, case.epd
+        );
+    }
 }

@@ -1,7 +1,7 @@
 """Guards the UCI engine as GUIs and match tools meet it, through python-chess's own client:
 `ferrochess uci` (and the native `ferrochess-uci` binary when cargo has built it) handshake,
 take options, play a game on a clock, analyse with multi-PV, stop an infinite analysis, and quit
-cleanly."""
+cleanly; the native binary also plays Chess960 as python-chess asks for it."""
 
 from __future__ import annotations
 
@@ -93,3 +93,25 @@ def test_limited_strength_plays_legal_moves(engine: chess.engine.SimpleEngine) -
         move = engine.play(board, chess.engine.Limit(time=0.2)).move
         assert move in board.legal_moves
         board.push(move)
+
+
+def test_the_native_engine_plays_chess960_through_python_chess() -> None:
+    """python-chess sets `UCI_Chess960` for a Chess960 board and reads castling as the king
+    taking its rook: the only mate here is castling (king f1, rook h1)."""
+    if not NATIVE.exists():
+        pytest.skip(f"{NATIVE} not built (cargo build --release --bin ferrochess-uci)")
+    uci = chess.engine.SimpleEngine.popen_uci([str(NATIVE)], timeout=60)
+    try:
+        assert "UCI_Chess960" in uci.options
+        board = chess.Board("4rkr1/4p1p1/8/8/8/8/8/5K1R w H - 0 1", chess960=True)
+        move = uci.play(board, chess.engine.Limit(depth=3)).move
+        assert move is not None and board.is_castling(move), move
+        board.push(move)
+        assert board.is_checkmate()
+        board = chess.Board.from_chess960_pos(0)
+        for _ in range(12):
+            move = uci.play(board, chess.engine.Limit(nodes=2000)).move
+            assert move in board.legal_moves, move
+            board.push(move)
+    finally:
+        uci.quit()

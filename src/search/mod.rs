@@ -122,13 +122,12 @@ impl Searcher {
 
     /// The one way into the search: what the engine makes of `position` (its current position;
     /// the moves before it count for repetitions) as `request` asks, once the request is checked
-    /// ([`SearchRequest::validate`]). The book's move (only with `use_book`), else the
-    /// tablebases' move (for a single line), else a search of `multipv` lines whose root never
-    /// tries an excluded move (and searches `candidates` lines when more). A tablebase that
-    /// cannot be read is no error: the search goes on without it and says why
-    /// ([`SearchInfo::tablebase_error`]). `stop` may be raised by
-    /// another thread (the caller resets it before); `observer` follows the iterations and can
-    /// end the search.
+    /// ([`SearchRequest::validate`]). The book's move (only with `use_book`, and never in
+    /// Chess960), else the tablebases' move (for a single line), else a search of `multipv` lines
+    /// whose root never tries an excluded move (and searches `candidates` lines when more). A
+    /// tablebase that cannot be read is no error: the search goes on without it and says why
+    /// ([`SearchInfo::tablebase_error`]). `stop` may be raised by another thread (the caller
+    /// resets it before); `observer` follows the iterations and can end the search.
     pub fn think(
         &mut self,
         position: &mut Position,
@@ -140,7 +139,9 @@ impl Searcher {
         let options = request;
         let excluded = options.excluded.as_slice();
         let started = Instant::now();
+        // Polyglot books hold standard chess only.
         if options.use_book
+            && position.castling_mode() == shakmaty::CastlingMode::Standard
             && let Some(entry) = self
                 .book
                 .as_mut()

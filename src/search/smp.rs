@@ -10,7 +10,7 @@ use super::params::ASPIRATION_MIN_DEPTH;
 use super::report::{SearchInfo, SearchObserver, Silent};
 use crate::error::Error;
 use crate::limits::{MAX_DEPTH, SearchLimits, StopFlag, TimeManager};
-use crate::position::{Position, move_to_uci};
+use crate::position::Position;
 
 /// Raises its flag when dropped.
 struct RaiseOnDrop<'a>(&'a StopFlag);
@@ -43,7 +43,7 @@ impl Searcher {
             .copied()
             .collect();
         if root_moves.is_empty() && !legal.is_empty() {
-            let shown: Vec<String> = excluded.iter().map(|m| move_to_uci(*m)).collect();
+            let shown: Vec<String> = excluded.iter().map(|m| position.move_to_uci(*m)).collect();
             return Err(Error::argument(
                 "exclude_moves",
                 shown.join(" "),

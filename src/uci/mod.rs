@@ -6,10 +6,14 @@
 //! runs. Supported: `uci`, `isready`, `ucinewgame`, `setoption` (see [`options`]), `position
 //! startpos|fen ... [moves ...]`, `go` with `depth`, `nodes`, `movetime`, `wtime`, `btime`, `winc`,
 //! `binc`, `movestogo`, `mate`, `infinite`, `ponder`, then `stop`, `ponderhit`, `quit`, `bench`,
+//! `go perft N` (Stockfish's: the leaf nodes below each root move, then `Nodes searched: N`),
 //! and `levels` (not UCI: each level's settings, Elo and calibration fingerprint as `info string`
 //! lines, which `ferrochess_tools.calibrate` reads; see [`level_line`]), and in a build with the
 //! `tune` feature `tunables` (not UCI: the search's tunables as OpenBench's SPSA input lines,
 //! which `ferrochess_tools.spsa` reads) and a spin option per tunable.
+//! With `UCI_Chess960` positions are read in Chess960 castling mode (Shredder-FEN or X-FEN
+//! castling rights) and castling moves are read and written as the king taking its own rook
+//! (`e1h1`); the opening book, which holds standard chess only, is not consulted.
 //! A command it cannot use is answered with an `info string` and changes nothing.
 
 pub mod options;
@@ -140,6 +144,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                             self.options = previous;
                         }
                     }
+                    Ok(Changed::CastlingMode) => self.change_castling_mode(),
                     Ok(Changed::Nothing) => {}
                     Err(message) => self.say(&format!("info string {message}")),
                 }
@@ -279,6 +284,24 @@ impl<W: Write + Send + 'static> Uci<W> {
         }
     }
 
+    /// Reads the current game again in the castling mode `UCI_Chess960` now asks for; a game
+    /// that cannot be standard chess gives way to the start position.
+    fn change_castling_mode(&mut self) {
+        let mode = self.options.castling_mode();
+        if self.position.castling_mode() == mode {
+            return;
+        }
+        self.position = match self.position.with_castling_mode(mode) {
+            Ok(position) => position,
+            Err(error) => {
+                self.say(&format!(
+                    "info string error: {error}; the game is the start position now"
+                ));
+                Position::from_fen_in(START_FEN, mode).expect("the start position is valid")
+            }
+        };
+    }
+
     fn set_position(&mut self, arguments: &str) {
         let (setup, moves) = match arguments.split_once("moves") {
             Some((setup, moves)) => (setup.trim(), moves.split_whitespace().collect::<Vec<_>>()),
@@ -294,7 +317,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             ));
             return;
         };
-        match Position::from_fen_and_moves(fen, &moves) {
+        match Position::from_fen_and_moves_in(fen, &moves, self.options.castling_mode()) {
             Ok(position) => self.position = position,
             Err(error) => self.say(&format!("info string error: {error}")),
         }
@@ -302,6 +325,10 @@ impl<W: Write + Send + 'static> Uci<W> {
 
     fn go(&mut self, arguments: &str) {
         self.wait_search();
+        if let Some(depth) = arguments.trim().strip_prefix("perft") {
+            self.perft(depth.trim());
+            return;
+        }
         let (limits, infinite, ponder) = match parse_go(arguments, self.options.move_overhead_ms) {
             Ok(parsed) => parsed,
             Err(message) => {
@@ -350,6 +377,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             let mut observer = Reporter {
                 out: &out,
+                mode: position.castling_mode(),
                 reported: None,
             };
             // A level's choices differ from game to game, as a person's do.
@@ -370,13 +398,38 @@ impl<W: Write + Send + 'static> Uci<W> {
                 thread::sleep(Duration::from_millis(1));
             }
             match decision {
-                Ok(decision) => report_decision(&out, &decision, observer.reported.as_ref()),
+                Ok(decision) => {
+                    report_decision(&out, &decision, observer.reported.as_ref(), observer.mode)
+                }
                 Err(error) => {
                     send(&out, &format!("info string error: {error}"));
                     send(&out, "bestmove 0000");
                 }
             }
         }));
+    }
+
+    /// `go perft N`, as Stockfish answers it: `move: nodes` for each legal move (in the current
+    /// castling mode's notation), a blank line, then `Nodes searched: N`. It runs to the end
+    /// before the next command is read.
+    fn perft(&mut self, depth: &str) {
+        let depth = match depth.parse::<u32>() {
+            Ok(depth) if (1..=MAX_DEPTH).contains(&depth) => depth,
+            _ => {
+                self.say(&format!(
+                    "info string error: go perft needs a depth from 1 to {MAX_DEPTH}: '{depth}'"
+                ));
+                return;
+            }
+        };
+        let mut position = self.position.clone();
+        let mut total = 0;
+        for (m, nodes) in crate::perft::divide(&mut position, depth) {
+            self.say(&format!("{}: {nodes}", position.move_to_uci(m)));
+            total += nodes;
+        }
+        self.say("");
+        self.say(&format!("Nodes searched: {total}"));
     }
 
     /// The opponent played the expected move: the search goes on, now against the clock.

@@ -33,6 +33,9 @@ pub struct Options {
     pub evaluation: String,
     /// [`DEFAULT_EVAL_FILE`] (the compiled-in network) or the path of a network file.
     pub eval_file: String,
+    /// `UCI_Chess960`: positions are read in Chess960 castling mode and castling is written as
+    /// the king taking its own rook.
+    pub chess960: bool,
 }
 
 /// The `Evaluation` option's choices: the network (the default) or the hand-crafted evaluation.
@@ -56,6 +59,7 @@ impl Default for Options {
             level: 0,
             evaluation: EVALUATION_NETWORK.to_string(),
             eval_file: DEFAULT_EVAL_FILE.to_string(),
+            chess960: false,
         }
     }
 }
@@ -117,6 +121,11 @@ impl Options {
             out,
             "option name EvalFile type string default {}",
             self.eval_file
+        );
+        let _ = writeln!(
+            out,
+            "option name UCI_Chess960 type check default {}",
+            self.chess960
         );
         #[cfg(feature = "tune")]
         for tunable in crate::search::params::TUNABLES {
@@ -218,6 +227,10 @@ impl Options {
                 };
                 Ok(Changed::Evaluation)
             }
+            "uci_chess960" => {
+                self.chess960 = check()?;
+                Ok(Changed::CastlingMode)
+            }
             _ => {
                 #[cfg(feature = "tune")]
                 if let Some(tunable) = crate::search::params::Tunable::find(name) {
@@ -227,6 +240,11 @@ impl Options {
                 Err(format!("unknown option '{name}'"))
             }
         }
+    }
+
+    /// How positions are read and castling moves written: Chess960 with `UCI_Chess960`.
+    pub fn castling_mode(&self) -> shakmaty::CastlingMode {
+        shakmaty::CastlingMode::from_chess960(self.chess960)
     }
 
     /// The strength the options ask for (`None`: full strength): `Level`'s when it is set, else
@@ -256,6 +274,8 @@ pub enum Changed {
     Tablebase,
     /// `Evaluation` or `EvalFile`.
     Evaluation,
+    /// `UCI_Chess960`.
+    CastlingMode,
 }
 
 #[cfg(test)]
@@ -286,6 +306,22 @@ mod tests {
             Ok(Changed::Book)
         );
         assert_eq!(options.book_file, "/tmp/my book.bin");
+        assert!(!options.chess960);
+        assert_eq!(
+            options.set("name UCI_Chess960 value true"),
+            Ok(Changed::CastlingMode)
+        );
+        assert!(options.chess960);
+        assert!(options.set("name UCI_Chess960 value maybe").is_err());
+        assert!(options.chess960);
+        let declared = options.declarations();
+        assert!(declared.contains("option name UCI_Chess960 type check default"));
+    }
+
+    #[test]
+    fn chess960_is_offered_off() {
+        let declared = Options::default().declarations();
+        assert!(declared.contains("option name UCI_Chess960 type check default false\n"));
     }
 
     #[test]

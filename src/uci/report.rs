@@ -4,7 +4,9 @@
 use std::io::Write;
 use std::sync::Mutex;
 
-use crate::position::move_to_uci;
+use shakmaty::CastlingMode;
+
+use crate::position::move_to_uci_in;
 use crate::score::ScoreKind;
 use crate::search::{Decision, Line, SearchInfo, SearchObserver};
 
@@ -18,6 +20,8 @@ pub(super) fn send<W: Write>(out: &Mutex<W>, line: &str) {
 /// Prints the search's progress as `info` lines.
 pub(super) struct Reporter<'a, W: Write> {
     pub(super) out: &'a Mutex<W>,
+    /// How castling moves are written: standard chess or Chess960.
+    pub(super) mode: CastlingMode,
     /// The depth and lines of the last iteration printed, so the decision does not print them
     /// again.
     pub(super) reported: Option<(u32, Vec<Line>)>,
@@ -25,7 +29,7 @@ pub(super) struct Reporter<'a, W: Write> {
 
 impl<W: Write> SearchObserver for Reporter<'_, W> {
     fn on_iteration(&mut self, info: &SearchInfo) -> bool {
-        for line in info_lines(info) {
+        for line in info_lines(info, self.mode) {
             send(self.out, &line);
         }
         self.reported = Some((info.depth, info.lines.clone()));
@@ -33,14 +37,14 @@ impl<W: Write> SearchObserver for Reporter<'_, W> {
     }
 }
 
-/// One `info` line per principal variation.
-fn info_lines(info: &SearchInfo) -> Vec<String> {
+/// One `info` line per principal variation, its moves written for castling `mode`.
+fn info_lines(info: &SearchInfo, mode: CastlingMode) -> Vec<String> {
     info.lines
         .iter()
         .enumerate()
         .map(|(index, line)| {
             let score = uci_score(line.score);
-            let pv: Vec<String> = line.pv.iter().map(|m| move_to_uci(*m)).collect();
+            let pv: Vec<String> = line.pv.iter().map(|m| move_to_uci_in(*m, mode)).collect();
             format!(
                 "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
                 info.depth,
@@ -69,12 +73,14 @@ fn uci_score(score: crate::score::Score) -> String {
 /// Prints how the move was chosen, then `bestmove`. A search's lines are printed only when they
 /// say something the last iteration's `info` lines (`reported`: its depth and lines) did not: a
 /// search stopped before its first iteration ended, a mate proven after the last one, or a level's
-/// choice of another line than the best.
+/// choice of another line than the best. Moves are written for castling `mode`.
 pub(super) fn report_decision<W: Write>(
     out: &Mutex<W>,
     decision: &Decision,
     reported: Option<&(u32, Vec<Line>)>,
+    mode: CastlingMode,
 ) {
+    let move_to_uci = |m| move_to_uci_in(m, mode);
     let ponder = match decision {
         Decision::Book(book) => {
             let uci = move_to_uci(book.entry.chess_move);
@@ -106,7 +112,7 @@ pub(super) fn report_decision<W: Write>(
                 *depth == info.depth && lines.starts_with(&info.lines)
             });
             if !already_said {
-                for line in info_lines(info) {
+                for line in info_lines(info, mode) {
                     send(out, &line);
                 }
             }

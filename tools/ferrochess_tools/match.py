@@ -9,8 +9,11 @@ a move that overdraws the clock by less than the margin is counted in the summar
 on the clock and the engine is told its clock as zero. Openings: the first `--opening-plies` (8)
 plies of lines drawn (seeded) from ferrochess's ECO opening lines,
 `src/book/openings/eco_lines.pgn`, balanced by construction (each line scored within +-0.9 pawns
-by Stockfish). Games end by checkmate, stalemate, insufficient material, threefold repetition or
-the 50-move rule (claimed automatically), or are drawn at `--max-plies`.
+by Stockfish). With `--chess960` the games are Chess960 instead: each pair starts from one of
+the 960 numbered start positions (python-chess `chess.Board.from_chess960_pos`), drawn with
+`--seed`, and python-chess tells both engines `setoption name UCI_Chess960 value true` (an engine
+without the option cannot play). Games end by checkmate, stalemate, insufficient material,
+threefold repetition or the 50-move rule (claimed automatically), or are drawn at `--max-plies`.
 Writes every game to `--pgn` as it finishes (each engine move with a `[%clk]` comment: the mover's
 clock after it, increment added) and prints the first engine's W/D/L, score and Elo
 difference with its 95% interval; with `--sprt elo0,elo1` it also runs a sequential probability
@@ -24,7 +27,7 @@ XBoard engines get the clock as `level 0 M:SS INC` plus `time`/`otim` before eve
 reads a fractional increment as 0, so it plans as if it had none (its clock here still gets it).
 
     python -m ferrochess_tools.match --engine SPEC --engine SPEC [--games 40] [--tc 10+0.1]
-        [--pgn out.pgn] [--seed 1] [--sprt 0,10] [--time-margin 100] [--json]
+        [--pgn out.pgn] [--seed 1] [--sprt 0,10] [--time-margin 100] [--chess960] [--json]
 """
 
 from __future__ import annotations
@@ -103,6 +106,14 @@ def openings(count: int, plies: int, seed: int) -> list[list[chess.Move]]:
     return [lines[key] for key in keys[:count]]
 
 
+def chess960_starts(count: int, seed: int) -> list[int]:
+    """`count` Chess960 start position numbers (0-959) chosen with `seed`, distinct while `count`
+    is at most 960."""
+    numbers = list(range(960))
+    random.Random(seed).shuffle(numbers)
+    return [numbers[index % 960] for index in range(count)]
+
+
 @dataclass
 class Outcome:
     result: str  # "1-0", "0-1", "1/2-1/2"
@@ -115,8 +126,11 @@ class Outcome:
 def play_game(
     white: chess.engine.SimpleEngine, black: chess.engine.SimpleEngine, opening: list[chess.Move],
     base: float, increment: float, max_plies: int, margin: float = 0.0,
+    start: chess.Board | None = None,
 ) -> tuple[chess.pgn.Game, Outcome]:  # fmt: skip
-    board = chess.Board()
+    """One game from `start` (the standard start position by default; a Chess960 board plays
+    Chess960) after the `opening` moves."""
+    board = start.copy() if start is not None else chess.Board()
     for move in opening:
         board.push(move)
     clocks = {chess.WHITE: base, chess.BLACK: base}
@@ -216,6 +230,8 @@ def main() -> int:
     parser.add_argument("--sprt", default=None, help="elo0,elo1")
     parser.add_argument("--time-margin", type=float, default=0.0,
                         help="milliseconds a clock may overdraw before losing on time")  # fmt: skip
+    parser.add_argument("--chess960", action="store_true",
+                        help="play Chess960 from seeded numbered start positions")  # fmt: skip
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     # XBoard engines such as Phalanx echo every command back ("you play both", "post off"), which
@@ -226,7 +242,12 @@ def main() -> int:
     first, second = (Spec.parse(text) for text in args.engine)
     base_s, inc_s = parse_tc(args.tc)
     pairs = (args.games + 1) // 2
-    lines = openings(pairs, args.opening_plies, args.seed)
+    if args.chess960:
+        starts = [chess.Board.from_chess960_pos(n) for n in chess960_starts(pairs, args.seed)]
+        lines: list[list[chess.Move]] = [[] for _ in starts]
+    else:
+        starts = [chess.Board() for _ in range(pairs)]
+        lines = openings(pairs, args.opening_plies, args.seed)
     bounds = None
     if args.sprt:
         elo0, elo1 = (float(x) for x in args.sprt.split(","))
@@ -242,7 +263,7 @@ def main() -> int:
             first_white = index % 2 == 0
             white, black = (one, two) if first_white else (two, one)
             game, outcome = play_game(white, black, opening, base_s, inc_s, args.max_plies,
-                                      args.time_margin / 1000)  # fmt: skip
+                                      args.time_margin / 1000, starts[index // 2])  # fmt: skip
             game.headers["Event"] = "ferrochess match"
             game.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
             game.headers["Round"] = str(index + 1)
@@ -279,6 +300,7 @@ def main() -> int:
         "engine": first.name,
         "opponent": second.name,
         "tc": args.tc,
+        "chess960": args.chess960,
         "games": games,
         "wins": wins,
         "draws": draws,
