@@ -106,7 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="speak the UCI protocol on stdin/stdout (for chess GUIs and match tools)",
         description=(
             "Run as a UCI engine. Options: Hash, Threads, MultiPV, OwnBook, BookFile, SyzygyPath, "
-            "Move Overhead, UCI_LimitStrength, UCI_Elo, Level, Evaluation, EvalFile. The native "
+            "Move Overhead, UCI_LimitStrength, UCI_Elo, Level, Evaluation, EvalFile, UCI_Chess960. "
+            "The native "
             "binary ferrochess-uci "
             "(cargo build --release --bin ferrochess-uci) speaks the same."
         ),
