@@ -145,6 +145,8 @@ def test_the_games_page_names_the_players_result_date_and_time_control(
     named = f"You vs ferrochess level 1 · 1-0 · {day} · 5+3"
     page.wait_for_selector(f'.site-header [data-testid="game-title"]:text-is("{named}")')
     assert page.title() == f"{named} · ferrochess"
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone keeps the name on its own line
+    assert page.locator('.site-header [data-testid="game-title"]').is_visible()
 
 
 def test_the_review_made_on_the_play_page_is_stored_and_shown_on_the_games_page(
