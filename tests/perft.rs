@@ -4,9 +4,9 @@
 //! all 960 positions of `chess960.perft` through the UCI loop's `go perft` with `UCI_Chess960` on
 //! (the way a GUI would ask), to [`CHESS960_UCI_DEPTH`].
 
-use std::io::Write;
+mod uci_session;
+
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 
 use ferrochess::perft::perft;
 use ferrochess::position::Position;
@@ -147,21 +147,6 @@ fn two_hundred_random_positions_to_depth_three() {
 /// The depth of the Chess960 suite through UCI: every position to it takes seconds in release.
 const CHESS960_UCI_DEPTH: u32 = 4;
 
-/// What the UCI loop wrote, kept after the loop ends.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[test]
 fn chess960_suite_through_uci_go_perft() {
     let Some(data) = shared_data() else { return };
@@ -183,17 +168,18 @@ fn chess960_suite_through_uci_go_perft() {
         expected.push(nodes);
     }
     input.push_str("quit\n");
-    let output = Captured::default();
-    ferrochess::uci::run(input.as_bytes(), output.clone()).unwrap();
-    let text = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
+    let lines = uci_session::session(&input);
+    let complaints: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
     assert!(
-        !text.contains("info string"),
-        "the engine complained: {text}"
+        complaints.is_empty(),
+        "the engine complained: {complaints:?}"
     );
-    let totals: Vec<u64> = text
-        .lines()
-        .filter_map(|line| line.strip_prefix("Nodes searched: "))
-        .map(|total| total.parse().unwrap())
+    let totals: Vec<u64> = uci_session::perft_answers(&lines)
+        .into_iter()
+        .map(|(_, total)| total)
         .collect();
     assert_eq!(totals.len(), cases.len());
     for ((case, total), nodes) in cases.iter().zip(&totals).zip(&expected) {
