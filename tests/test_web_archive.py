@@ -139,7 +139,7 @@ def test_the_games_page_names_the_players_result_date_and_time_control(
     wait_archive_state(page, "saved")
     [game] = archived_games(served)
     assert game["time_control"] == "300+3"
-    day = str(game["finished_at"])[:10].replace("-", ".")
+    day = str(game["started_at"] or game["finished_at"])[:10].replace("-", ".")  # its PGN's Date
     page.goto(served.url + f"game/{game['id']}")
     page.wait_for_selector('#app.fc-analysis[data-state="ready"]')
     named = f"You vs ferrochess level 1 · 1-0 · {day} · 5+3"

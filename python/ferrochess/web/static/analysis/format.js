@@ -84,15 +84,14 @@ function known(value) {
 }
 
 /** A game named as lichess's game page names it: "You vs ferrochess level 3 · 1-0 · 2026.11.28 ·
- * 5+3" (the parts known only), from the archive's record (`white`, `black`, `result`,
- * `finished_at`, `time_control` "300+3") or else the tree's headers; "" when nothing is known. */
-export function gameTitle(record = {}, headers = {}) {
-  const white = known(record.white ?? headers.White);
-  const black = known(record.black ?? headers.Black);
-  const result = known(record.result ?? headers.Result);
-  const finished = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(record.finished_at || ""));
-  const date = finished ? finished.slice(1).join(".") : known(headers.Date);
-  const control = parseTimeControlTag(record.time_control ?? headers.TimeControl);
+ * 5+3" (the parts known only), from its PGN headers (a stored game's are its PGN download's:
+ * White, Black, Result, Date, TimeControl "300+3"); "" when nothing is known. */
+export function gameTitle(headers = {}) {
+  const white = known(headers.White);
+  const black = known(headers.Black);
+  const result = known(headers.Result);
+  const date = known(headers.Date);
+  const control = parseTimeControlTag(headers.TimeControl);
   const parts = [
     white || black ? `${white || "?"} vs ${black || "?"}` : "",
     result ? resultShown(result) : "",

@@ -53,7 +53,8 @@ if (gameId) {
 
 const controller = mountAnalysis(root, { transport, storage, clientId, options });
 
-/** The stored game named in the page's header and title, as lichess's game page names it. */
+/** The stored game named in the page's header and title, as lichess's game page names it, from
+ * its headers (the archive's, else those of the tree this browser kept). */
 function nameGame(record) {
   let headers = (record && record.tree && record.tree.headers) || {};
   if (!record) {
@@ -63,7 +64,7 @@ function nameGame(record) {
       headers = {};
     }
   }
-  const title = gameTitle(record || {}, headers);
+  const title = gameTitle(headers);
   if (!title) return;
   const tagline = document.querySelector('[data-testid="game-title"]');
   if (tagline) tagline.textContent = title;
