@@ -22,7 +22,7 @@ from typing import TextIO
 from ferrochess import _core
 from ferrochess.book import build_book, open_book
 from ferrochess.engine import DEFAULT_BOOK, bench, perft, select_move
-from ferrochess.exceptions import EngineError, FerrochessError, require_extra
+from ferrochess.exceptions import EngineError, FerrochessError, install_line, require_extra
 from ferrochess.service.analysis_board import DEFAULT_ANALYSIS_SECONDS
 from ferrochess.service.game import Settings
 from ferrochess.tablebase import SYZYGY_PATH_ENV
@@ -37,7 +37,6 @@ MAX_PLAY_ENGINES = 256
 MIN_THINK_SECONDS = 0.01
 MAX_THINK_SECONDS = 3600.0
 MAX_ANALYSIS_SECONDS = 24 * 3600.0
-SERVE_INSTALL = 'pip install "ferrochess[serve]"'
 LISTEN_BACKLOG = 128
 """Connections the play server's socket queues before it accepts them (werkzeug's own number)."""
 
@@ -342,7 +341,7 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
             "WSGI server and print its address. Requests are logged on stderr (Apache's combined "
             "format plus the microseconds taken). SIGTERM or Ctrl-C stops it: running searches "
             f"get the think cap plus {SHUTDOWN_MARGIN_SECONDS:g} s to answer. Needs the serve "
-            f"extra ({SERVE_INSTALL}). See docs/serving.md."
+            f"extra ({install_line('serve')}). See docs/serving.md."
         ),
     )
     add_page_options(

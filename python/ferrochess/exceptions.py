@@ -92,10 +92,15 @@ class MissingExtraError(FerrochessError, ImportError):
 
     def __init__(self, what: str, extra: str, missing: str) -> None:
         self.extra = extra
-        self.install = f'pip install "ferrochess[{extra}]"'
+        self.install = install_line(extra)
         super().__init__(
             f"{what} needs {missing}, which is not installed: {self.install}", name=missing
         )
+
+
+def install_line(extra: str) -> str:
+    """The command that installs the extra ``extra``: ``pip install "ferrochess[serve]"``."""
+    return f'pip install "ferrochess[{extra}]"'
 
 
 def require_extra(what: str, extra: str, *modules: str) -> None:
