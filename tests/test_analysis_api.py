@@ -295,7 +295,7 @@ def test_a_played_game_comes_with_its_review(client: FlaskClient) -> None:
                                             "headers": {"White": "Me"}}).json["tree"]  # fmt: skip
     assert tree["headers"]["White"] == "Me"
     assert tree["moves"][2]["judgement"] == "blunder"
-    assert tree["moves"][2]["explanation"] == "allows mate in 1"
+    assert tree["moves"][2]["explanation"] == "allows mate in 1: ...Qh4#"
     assert tree["moves"][1]["eval"] == review["moves"][1]["eval_after"]
 
 

@@ -189,7 +189,8 @@ def test_a_review_lands_on_the_main_line() -> None:
     assert tree["line"] == review["moves"][0]["best_line"]
     blunder = tree["moves"][2]  # 2. g4??, allowing mate
     assert blunder["judgement"] == "blunder" and 4 in blunder["nags"]
-    assert blunder["explanation"] == review["moves"][2]["explanation"] == "allows mate in 1"
+    assert blunder["explanation"] == review["moves"][2]["explanation"]
+    assert blunder["explanation"] == "allows mate in 1: ...Qh4#"
     assert blunder["eval"] == {"mate": -1}
     assert blunder["line"] == ["Qh4#"]
     assert blunder["best_san"] == review["moves"][2]["best_san"]

@@ -629,7 +629,7 @@ def test_the_blunder_shows_the_refutation_in_words(
     blunder.click()
     wait_analysis_path(page, "0.0.0")
     words = page.locator('#app [data-testid="node-judgement"]').inner_text().strip()
-    assert re.fullmatch(r"Blunder\. Best was \S+\. g4 allows mate in 1\.", words), words
+    assert re.fullmatch(r"Blunder\. Best was \S+\. g4 allows mate in 1: \.\.\.Qh4#\.", words), words
 
 
 def test_a_paste_of_more_games_than_listed_says_how_many_show(page: Page, server: str) -> None:

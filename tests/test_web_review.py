@@ -163,9 +163,12 @@ def test_the_review_marks_the_blunder_with_the_better_move(page: Page, server: s
 def test_the_blunders_comment_says_what_the_refutation_does(page: Page, server: str) -> None:
     review_game(page, server, FOOLS_MATE)
     comment = page.locator(f'{PANEL} .review-comment[data-judgement="blunder"]')
-    assert comment.locator(".review-explanation").inner_text().strip() == "g4 allows mate in 1."
+    assert (
+        comment.locator(".review-explanation").inner_text().strip()
+        == "g4 allows mate in 1: ...Qh4#."
+    )
     assert re.fullmatch(
-        r"Blunder\. Best was \S+\. g4 allows mate in 1\.", comment.inner_text().strip()
+        r"Blunder\. Best was \S+\. g4 allows mate in 1: \.\.\.Qh4#\.", comment.inner_text().strip()
     )
 
 

@@ -49,7 +49,7 @@ import chess.pgn
 from ferrochess import rules
 from ferrochess.engine import Engine
 from ferrochess.exceptions import AnalysisOutputError, FileError
-from ferrochess.explain import explain
+from ferrochess.explain import explanation
 from ferrochess.interop import MATE_CP, limit_to_kwargs, san_line, white_score
 
 __all__ = [
@@ -61,6 +61,7 @@ __all__ = [
     "game_accuracy",
     "judgement",
     "move_accuracy",
+    "review_move",
     "winning_chances",
 ]
 
@@ -185,8 +186,9 @@ def analyse_game(
     and ``judgement`` (None, "inaccuracy", "mistake" or "blunder"), ``explanation`` (for a
     judged move, why it is bad in words, from the engine's line after it: "allows mate in 2",
     "leaves the bishop on c4 hanging", "loses the rook on a1 after ...Nc2+"; None for another
-    move or when nothing tactical is found: :func:`ferrochess.explain.explain`); ``accuracy``
-    per colour (None for a side that did not move); ``judgements`` counted per colour.
+    move or when nothing tactical is found: :func:`ferrochess.explain.explain`), ``motifs``
+    (the lichess theme names that explanation reads: "fork", "pin", "mate"...; [] without one);
+    ``accuracy`` per colour (None for a side that did not move); ``judgements`` counted per colour.
     ``engine`` defaults to a fresh one without book; its table is cleared first so the review
     depends only on the game and ``limit``. ``progress(done, total)`` is called before the first
     position is searched and after each (``total`` positions in all); an exception it raises ends
@@ -228,43 +230,12 @@ def _review(
     accuracies: list[float] = []
     counts = {color: {name: 0 for _, name in JUDGEMENTS} for color in ("white", "black")}
     for ply, move in enumerate(moves, start=1):
-        before, after = evaluations[ply - 1], evaluations[ply]
-        position = positions[ply - 1]
-        color = "white" if position.turn == chess.WHITE else "black"
-        sign = 1 if position.turn == chess.WHITE else -1
-        chances_before = sign * winning_chances(before["score"])
-        chances_after = sign * winning_chances(after["score"])
-        # The engine's own best move loses nothing: a drop there is the difference between two
-        # node-limited searches (before and after), not the move's.
-        best = move.uci() == before["best_move"]
-        drop = 0.0 if best else chances_before - chances_after
-        judged = judgement(drop)
-        win_before = 50 + 50 * chances_before
-        win_after = 50 + 50 * chances_after
-        accuracy = 100.0 if best else move_accuracy(win_before, win_after)
-        if judged is not None:
-            counts[color][judged] += 1
-        accuracies.append(accuracy)
-        reviewed.append(
-            {
-                "ply": ply,
-                "color": color,
-                "move": move.uci(),
-                "san": position.san(move),
-                "eval_before": before["score"],
-                "eval_after": after["score"],
-                "best_move": before["best_move"],
-                "best_san": before["best_san"],
-                "best_line": before["line"],
-                "win_before": round(win_before, 2),
-                "win_after": round(win_after, 2),
-                "accuracy": round(accuracy, 2),
-                "judgement": judged,
-                "explanation": None if judged is None else explain(
-                    position, move, after["score"], after["line"]
-                ),
-            }
-        )
+        entry = _reviewed(positions[ply - 1], move, evaluations[ply - 1], evaluations[ply])
+        entry = {"ply": ply, **entry}
+        if entry["judgement"] is not None:
+            counts[entry["color"]][entry["judgement"]] += 1
+        accuracies.append(entry.pop("_accuracy"))
+        reviewed.append(entry)
     # White's win percent in every position, the start's own evaluation first.
     win_percents = [50 + 50 * winning_chances(evaluation["score"]) for evaluation in evaluations]
     sides = game_accuracy(win_percents, accuracies, positions[0].turn)
@@ -275,6 +246,66 @@ def _review(
             color: None if value is None else round(value, 2) for color, value in sides.items()
         },
         "judgements": counts,
+    }
+
+
+def review_move(
+    board: chess.Board,
+    move: chess.Move,
+    limit: chess.engine.Limit,
+    *,
+    engine: Engine,
+) -> dict[str, Any]:
+    """One move reviewed as :func:`analyse_game` reviews each of a game's moves (the same dict
+    less ``ply``), from
+    ``engine``'s searches of the position before it and after it at ``limit``. ``board`` is not
+    changed. The explanation benchmark reviews its blunders this way."""
+    after_board = board.copy()
+    after_board.push(move)
+    before = _evaluate(board, limit, engine)
+    after = _evaluate(after_board, limit, engine)
+    entry = _reviewed(board, move, before, after)
+    entry.pop("_accuracy")
+    return entry
+
+
+def _reviewed(
+    position: chess.Board, move: chess.Move, before: dict[str, Any], after: dict[str, Any]
+) -> dict[str, Any]:
+    """A move's review from the evaluations before and after it (see :func:`analyse_game`);
+    ``_accuracy`` is its unrounded accuracy."""
+    color = "white" if position.turn == chess.WHITE else "black"
+    sign = 1 if position.turn == chess.WHITE else -1
+    chances_before = sign * winning_chances(before["score"])
+    chances_after = sign * winning_chances(after["score"])
+    # The engine's own best move loses nothing: a drop there is the difference between two
+    # node-limited searches (before and after), not the move's.
+    best = move.uci() == before["best_move"]
+    drop = 0.0 if best else chances_before - chances_after
+    judged = judgement(drop)
+    win_before = 50 + 50 * chances_before
+    win_after = 50 + 50 * chances_after
+    accuracy = 100.0 if best else move_accuracy(win_before, win_after)
+    said = None if judged is None else explanation(
+        position, move, after["score"], after["line"],
+        score_before=before["score"], best_line=before["line"],
+    )
+    return {
+        "color": color,
+        "move": move.uci(),
+        "san": position.san(move),
+        "eval_before": before["score"],
+        "eval_after": after["score"],
+        "best_move": before["best_move"],
+        "best_san": before["best_san"],
+        "best_line": before["line"],
+        "win_before": round(win_before, 2),
+        "win_after": round(win_after, 2),
+        "accuracy": round(accuracy, 2),
+        "judgement": judged,
+        "explanation": None if said is None else said.text,
+        "motifs": [] if said is None else list(said.motifs),
+        "_accuracy": accuracy,
     }
 
 
