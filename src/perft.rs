@@ -1,7 +1,7 @@
 //! Perft: counts the leaf nodes of the legal move tree, through the same make-move path the search
 //! uses, so a wrong count means a bug the search would have too.
 
-use shakmaty::{Move, Position as _};
+use shakmaty::{CastlingMode, Move, Position as _};
 
 use crate::error::Error;
 use crate::limits::MAX_DEPTH;
@@ -38,8 +38,13 @@ pub fn divide(position: &mut Position, depth: u32) -> Vec<(Move, u64)> {
     counts
 }
 
-/// Perft of a FEN; depth 0 to [`MAX_DEPTH`].
+/// Perft of a FEN of standard chess; depth 0 to [`MAX_DEPTH`].
 pub fn perft_fen(fen: &str, depth: i64) -> Result<u64, Error> {
+    perft_fen_in(fen, depth, CastlingMode::Standard)
+}
+
+/// [`perft_fen`] of a FEN read in castling `mode` (standard chess or Chess960).
+pub fn perft_fen_in(fen: &str, depth: i64, mode: CastlingMode) -> Result<u64, Error> {
     if !(0..=MAX_DEPTH as i64).contains(&depth) {
         return Err(Error::argument(
             "depth",
@@ -47,7 +52,7 @@ pub fn perft_fen(fen: &str, depth: i64) -> Result<u64, Error> {
             format!("must be between 0 and {MAX_DEPTH}"),
         ));
     }
-    let mut position = Position::from_fen(fen)?;
+    let mut position = Position::from_fen_in(fen, mode)?;
     Ok(perft(&mut position, depth as u32))
 }
 

@@ -270,9 +270,13 @@ def test_variant_board_rejected() -> None:
     assert_quotes(info.value, "AtomicBoard")
 
 
-def test_chess960_board_rejected() -> None:
-    with pytest.raises(InvalidFenError):
-        select_move(chess.Board.from_chess960_pos(0), 1)
+def test_a_chess960_flag_that_contradicts_the_board_is_rejected() -> None:
+    """A Chess960 board is played (tests/test_chess960.py); a ``chess960`` that says otherwise
+    than the board is an error naming it."""
+    with pytest.raises(ValueError, match="chess960=False contradicts"):
+        select_move(chess.Board.from_chess960_pos(0), 1, chess960=False)
+    with pytest.raises(ValueError, match="chess960=True contradicts"):
+        select_move(chess.Board(), 1, chess960=True)
 
 
 # --- many errors in a row -------------------------------------------------------------------

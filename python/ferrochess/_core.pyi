@@ -239,6 +239,7 @@ def select_move(
     book: str | None = ...,
     seed: int | None = None,
     syzygy_path: str | None = None,
+    chess960: bool = False,
 ) -> str | None:
     """Return the move to play, or None when there is no legal move.
 
@@ -248,7 +249,8 @@ def select_move(
     otherwise, when the Syzygy tables in ``syzygy_path`` (a path list; None: none) cover the
     position, their move; otherwise the search goes ``depth`` plies deep with a fresh
     transposition table sized to the depth, the GIL released. The move is in UCI notation with
-    castling as e1g1.
+    castling as e1g1; with ``chess960`` the game is Chess960 (``fen`` as Shredder-FEN or X-FEN,
+    castling read and written as the king taking its own rook, e1h1) and the book is not used.
 
     Raises InvalidFenError for a bad FEN, IllegalMoveError for a bad move in ``moves``,
     InvalidLimitError unless 1 <= depth <= MAX_DEPTH, FileError and InvalidBookError for a bad book.
@@ -273,8 +275,9 @@ def build_book(
     max_ply < 0 or min_games < 1 or no input.
     """
 
-def evaluate(fen: str, moves: Sequence[str] = ...) -> _Evaluation:
-    """The static evaluation of ``fen`` after ``moves``, term by term."""
+def evaluate(fen: str, moves: Sequence[str] = ..., *, chess960: bool = False) -> _Evaluation:
+    """The static evaluation of ``fen`` after ``moves``, term by term (``chess960``: the game is
+    Chess960, its castling moves the king taking its own rook)."""
 
 def uci() -> None:
     """Speak UCI on the process's stdin and stdout until ``quit`` or the end of input (the GIL is
@@ -293,8 +296,11 @@ def levels() -> list[
     table) and ``games`` the games behind it; ``calibration`` is ``"measured"`` (with these
     settings and the current network) or ``"stale"`` (other settings or another evaluation)."""
 
-def perft(fen: str, depth: int) -> int:
+def perft(fen: str, depth: int, *, chess960: bool = False) -> int:
     """Count the leaf nodes of the legal move tree of ``fen`` to ``depth`` plies (depth 0 gives 1).
+
+    With ``chess960`` the FEN is read as Chess960 (Shredder-FEN or X-FEN castling rights) and
+    Chess960's castling moves are counted.
 
     Raises InvalidFenError for a bad FEN and InvalidLimitError unless 0 <= depth <= MAX_DEPTH.
     """
@@ -306,8 +312,11 @@ def bench(depth: int | None = None) -> _BenchResult:
     quoted as ``Bench: N``. Raises InvalidLimitError for a depth outside 1..=MAX_DEPTH.
     """
 
-def legal_moves(fen: str, moves: Sequence[str] = ...) -> list[str]:
+def legal_moves(fen: str, moves: Sequence[str] = ..., *, chess960: bool = False) -> list[str]:
     """Return the legal moves (UCI, castling as e1g1) of ``fen`` after ``moves`` (default none).
+
+    With ``chess960`` the game is Chess960: castling is read and written as the king taking its
+    own rook (e1h1).
 
     Raises InvalidFenError for a bad FEN and IllegalMoveError for a bad move in ``moves``.
     """
@@ -377,6 +386,7 @@ class Engine:
         level: int | None = None,
         elo: int | None = None,
         callback: Callable[[_SearchInfo], object] | None = None,
+        chess960: bool = False,
     ) -> _SearchInfo:
         """Search ``fen`` after ``moves`` (UCI, default none) within the limits; return the result.
 
@@ -390,7 +400,10 @@ class Engine:
         (800..2800, not with ``level``) does the same at settings interpolated between the two
         levels rated around it (clamped to level 1 and full strength). ``callback`` gets
         the result so far after every completed iteration (with the GIL held); an exception it
-        raises stops the search and propagates.
+        raises stops the search and propagates. With ``chess960`` the game is Chess960: ``fen``
+        is read as Shredder-FEN or X-FEN, castling moves (in ``moves``, ``exclude_moves`` and the
+        result) are the king taking its own rook (e1h1), and the book is neither played nor
+        listed in ``book_moves``.
 
         Raises InvalidFenError, IllegalMoveError, and InvalidLimitError for an out-of-range value or
         when no limit is given at all (the search would never end); EngineError when called from

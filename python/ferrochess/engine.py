@@ -1,7 +1,9 @@
 """The python-chess-shaped face of the engine: :class:`Engine` and the one-shot functions.
 
 Positions are a :class:`chess.Board` (its move history is passed on, so repetitions count) or a FEN
-string; limits are :class:`chess.engine.Limit`; results are :class:`chess.engine.PlayResult` and
+string; a board with ``chess960=True`` is a game of Chess960, and so is a FEN string given with
+``chess960=True`` (as ``chess.Board(fen, chess960=True)`` reads it); limits are
+:class:`chess.engine.Limit`; results are :class:`chess.engine.PlayResult` and
 :class:`chess.engine.InfoDict`, so code written for ``chess.engine.SimpleEngine`` carries over.
 All searching happens in the Rust core with the GIL released.
 """
@@ -23,10 +25,10 @@ from ferrochess._closing import Closing
 from ferrochess.exceptions import EngineError
 from ferrochess.interop import (
     BoardLike,
+    game_of,
     info_dicts,
     limit_to_kwargs,
     move_or_none,
-    to_history,
     turn_of,
 )
 
@@ -98,8 +100,9 @@ class SearchOptions:
     only slower (the quiescence search's delta pruning belongs to alpha-beta)."""
 
 
-def evaluate(board: BoardLike) -> _Evaluation:
-    """The static evaluation of ``board`` term by term, in centipawns.
+def evaluate(board: BoardLike, *, chess960: bool | None = None) -> _Evaluation:
+    """The static evaluation of ``board`` term by term, in centipawns (``chess960``: a FEN
+    string of Chess960, see :func:`ferrochess.interop.game_of`).
 
     Returns ``{"phase", "max_phase", "material", "placement", "pawn_structure", "passed_pawns",
     "mobility", "king_safety", "pieces", "tempo", "white", "side_to_move"}``: ``phase`` runs
@@ -109,8 +112,8 @@ def evaluate(board: BoardLike) -> _Evaluation:
     bonus for having the move (White's view); ``white`` is the total (White's view) and
     ``side_to_move`` the same for the side to move, which is what the search uses at its leaves.
     """
-    root_fen, moves = to_history(board)
-    return _core.evaluate(root_fen, moves)
+    root_fen, moves, is_960 = game_of(board, chess960)
+    return _core.evaluate(root_fen, moves, chess960=is_960)
 
 
 class Level(NamedTuple):
@@ -187,6 +190,7 @@ def select_move(
     book: BookSpec = DEFAULT_BOOK,
     seed: int | None = None,
     syzygy_path: PathSpec = None,
+    chess960: bool | None = None,
 ) -> str | None:
     """Return the move to play for the side to move in UCI notation, or None when it has none.
 
@@ -197,27 +201,32 @@ def select_move(
     tables in ``syzygy_path`` (default: the ``FERROCHESS_SYZYGY_PATH`` environment variable; ``""``
     for none) cover the position, their best move is returned. Otherwise the search goes ``depth``
     plies deep (1..MAX_DEPTH) with a fresh table sized to the depth, probing the tables. Castling
-    is written king-to-destination (e1g1), as :meth:`chess.Move.from_uci` expects.
+    is written king-to-destination (e1g1), as :meth:`chess.Move.from_uci` expects; in Chess960
+    (a board with ``chess960=True``, or a FEN string with ``chess960=True``) it is the king taking
+    its own rook (``e1h1``), as python-chess keeps it on a Chess960 board, and the book is never
+    consulted (it holds standard chess).
 
     Raises InvalidFenError, IllegalMoveError (a bad move in the history), InvalidLimitError (depth
     out of range), FileError/InvalidBookError (an unreadable or malformed book, a missing
     tablebase directory) and TypeError (``board`` neither a Board nor a str).
     """
-    root_fen, moves = to_history(board)
+    root_fen, moves, is_960 = game_of(board, chess960)
     return _core.select_move(
-        root_fen, depth, moves, _book_name(book), seed, _syzygy_path(syzygy_path)
+        root_fen, depth, moves, _book_name(book), seed, _syzygy_path(syzygy_path), is_960
     )
 
 
-def perft(board: BoardLike, depth: int) -> int:
+def perft(board: BoardLike, depth: int, *, chess960: bool | None = None) -> int:
     """Return the number of leaf nodes of the legal move tree of ``board`` to ``depth`` plies.
 
     Counts from the current position (the history does not change the count); depth 0 gives 1.
+    A Chess960 board (or a FEN string with ``chess960=True``) counts Chess960's castling moves.
     Raises InvalidFenError, InvalidLimitError (depth outside 0..MAX_DEPTH) and TypeError.
     """
-    root_fen, _moves = to_history(board)
-    fen = board.fen() if isinstance(board, chess.Board) else root_fen
-    return _core.perft(fen, depth)
+    root_fen, _moves, is_960 = game_of(board, chess960)
+    if isinstance(board, chess.Board):
+        root_fen = board.fen(shredder=True) if is_960 else board.fen()
+    return _core.perft(root_fen, depth, chess960=is_960)
 
 
 def bench(depth: int | None = None) -> _BenchResult:
@@ -382,8 +391,9 @@ class Engine(Closing):
         use_book: bool,
         level: int | None = None,
         elo: int | None = None,
+        chess960: bool | None = None,
     ) -> tuple[_SearchInfo, chess.Color]:
-        root_fen, moves = to_history(board)
+        root_fen, moves, is_960 = game_of(board, chess960)
         excluded = [move.uci() for move in exclude_moves]
         kwargs = limit_to_kwargs(limit)
         engine = self._engine()
@@ -406,6 +416,7 @@ class Engine(Closing):
             level=level,
             elo=elo,
             callback=core_callback,
+            chess960=is_960,
             **kwargs,
         )
         _warn_tablebase_error(result)
@@ -421,6 +432,7 @@ class Engine(Closing):
         use_book: bool = True,
         exclude_moves: Iterable[chess.Move] = (),
         callback: InfoCallback | None = None,
+        chess960: bool | None = None,
     ) -> chess.engine.PlayResult:
         """Return the move to play in ``board``: from the book when it has one, else from the
         tablebases when they cover the position, else by a search within ``limit``.
@@ -446,10 +458,12 @@ class Engine(Closing):
         ``callback`` receives an InfoDict after each completed iteration; an exception it raises
         stops the search and propagates. Inside the callback this Engine's ``stop()`` may be
         called, but not its ``play``/``analyse``/``new_game`` (EngineError: the call would wait
-        for itself).
+        for itself). A board with ``chess960=True`` (or a FEN string with ``chess960=True``) is
+        a game of Chess960: its moves, castling included, come back as python-chess keeps them on
+        such a board (the king takes its own rook) and the book is skipped.
         """
         result, turn = self._search(
-            board, limit, 1, callback, exclude_moves, use_book, level, elo
+            board, limit, 1, callback, exclude_moves, use_book, level, elo, chess960
         )
         return chess.engine.PlayResult(
             move_or_none(result["move"]),
@@ -466,6 +480,7 @@ class Engine(Closing):
         *,
         exclude_moves: Iterable[chess.Move] = (),
         callback: InfoCallback | None = None,
+        chess960: bool | None = None,
     ) -> chess.engine.InfoDict: ...
 
     @overload
@@ -477,6 +492,7 @@ class Engine(Closing):
         *,
         exclude_moves: Iterable[chess.Move] = (),
         callback: InfoCallback | None = None,
+        chess960: bool | None = None,
     ) -> list[chess.engine.InfoDict]: ...
 
     def analyse(
@@ -487,6 +503,7 @@ class Engine(Closing):
         *,
         exclude_moves: Iterable[chess.Move] = (),
         callback: InfoCallback | None = None,
+        chess960: bool | None = None,
     ) -> Any:
         """Search ``board`` within ``limit`` and return what the engine thinks of it.
 
@@ -516,10 +533,13 @@ class Engine(Closing):
         and ``source`` (``"search"``). With no legal move there is a single InfoDict without score
         and pv (an empty list when ``multipv`` is given). Root moves in ``exclude_moves`` are not
         searched. ``callback`` receives an InfoDict per line after each completed iteration.
-        multipv < 1 raises InvalidLimitError; other errors as in :meth:`play`.
+        multipv < 1 raises InvalidLimitError; other errors as in :meth:`play`. Chess960 (and
+        ``chess960``) as in :meth:`play`.
         """
         lines = 1 if multipv is None else multipv
-        result, turn = self._search(board, limit, lines, callback, exclude_moves, False)
+        result, turn = self._search(
+            board, limit, lines, callback, exclude_moves, False, chess960=chess960
+        )
         infos = info_dicts(result, turn)
         if multipv is None:
             return infos[0]

@@ -30,6 +30,7 @@ __all__ = [
     "BoardState",
     "board_state",
     "check_standard",
+    "game_of",
     "LIMIT_FIELDS",
     "MATE_CP",
     "info_dicts",
@@ -67,7 +68,8 @@ def to_history(board: BoardLike) -> tuple[str, list[str]]:
     A :class:`chess.Board` gives the FEN of its root position and the UCI of every move in its
     move stack (unchecked: the core rejects illegal moves); a FEN string gives ``(fen, [])``.
     The board is not modified. Anything else, including variant boards, raises :class:`TypeError`
-    naming the type; a Chess960 board raises :class:`~ferrochess.InvalidFenError`.
+    naming the type; a Chess960 board raises :class:`~ferrochess.InvalidFenError` (the books and
+    tablebase wrappers use this; the engine's calls read Chess960 too, with :func:`game_of`).
     """
     if isinstance(board, str):
         return board, []
@@ -75,9 +77,34 @@ def to_history(board: BoardLike) -> tuple[str, list[str]]:
     return board.root().fen(), [move.uci() for move in board.move_stack]
 
 
-def check_standard(board: object) -> None:
-    """Raise unless ``board`` is a standard, non-Chess960 :class:`chess.Board`: :class:`TypeError`
-    naming the type for anything else (variant boards included), InvalidFenError for Chess960."""
+def game_of(board: BoardLike, chess960: bool | None = None) -> tuple[str, list[str], bool]:
+    """Return ``(root_fen, uci_moves, chess960)``: the game of ``board`` as the core takes it, and
+    whether it is a game of Chess960.
+
+    A :class:`chess.Board` is Chess960 when ``board.chess960`` is: its root is written as a
+    Shredder-FEN (the castling rooks by file) and its castling moves as python-chess keeps them on
+    such a board, the king taking its own rook (``e1h1``). A FEN string is standard chess unless
+    ``chess960=True``, as with ``chess.Board(fen, chess960=True)``. A ``chess960`` that contradicts
+    the board's own raises ValueError naming it; anything else as :func:`to_history`.
+    """
+    if chess960 is not None and not isinstance(chess960, bool):
+        raise TypeError(f"chess960 must be True, False or None, not {short_repr(chess960)}")
+    if isinstance(board, str):
+        return board, [], bool(chess960)
+    check_board(board)
+    if chess960 is not None and chess960 != board.chess960:
+        raise ValueError(
+            f"chess960={chess960} contradicts the board's own chess960={board.chess960}; "
+            "leave chess960 out for a chess.Board (it follows board.chess960)"
+        )
+    root = board.root()
+    fen = root.fen(shredder=True) if board.chess960 else root.fen()
+    return fen, [move.uci() for move in board.move_stack], board.chess960
+
+
+def check_board(board: object) -> None:
+    """Raise unless ``board`` is a :class:`chess.Board` of standard chess or Chess960:
+    :class:`TypeError` naming the type for anything else (variant boards included)."""
     if not isinstance(board, chess.Board):
         raise TypeError(
             f"expected a chess.Board or a FEN string, got {type(board).__module__}."
@@ -89,6 +116,14 @@ def check_standard(board: object) -> None:
             f"{type(board).__module__}.{type(board).__qualname__} "
             f"(variant {board.uci_variant!r})"
         )
+
+
+def check_standard(board: object) -> None:
+    """Raise unless ``board`` is a standard, non-Chess960 :class:`chess.Board`: :class:`TypeError`
+    naming the type for anything else (variant boards included), InvalidFenError for Chess960
+    (what the books and the tablebase wrappers take; the engine takes Chess960: :func:`game_of`)."""
+    check_board(board)
+    assert isinstance(board, chess.Board)
     if board.chess960:
         raise InvalidFenError(
             f"Chess960 boards are not supported: {board.root().fen()!r} (chess960=True)"

@@ -6,6 +6,7 @@ overflow Python's JSON reader, which recurses per level, on a long game)::
 
     tree = {"headers": {"White": "...", ...}, "fen": root FEN, "comment": "", "eval": None,
             "line": None, "moves": [node, ...]}                      # the main line
+    # plus "chess960": True for a game of Chess960 (castling as the king taking its rook, e1h1)
     node = {"uci": "e2e4", "san": "e4", "comment": "", "starting_comment": "", "nags": [1],
             "eval": {"cp": 23, "depth": 18} | {"mate": -3} | None,   # White's view, after the move
             "clock": 59.0 | None, "arrows": [{"from": "e2", "to": "e4", "color": "green"}],
@@ -89,7 +90,7 @@ class TreeError(ValueError):
 def tree_from_game(game: chess.pgn.Game) -> Tree:
     """The tree of ``game``: its headers, start position, moves, variations and annotations."""
     board = game.board()
-    return {
+    tree: Tree = {
         "headers": dict(game.headers),
         "fen": board.fen(),
         "comment": _text(game.comment),
@@ -97,6 +98,9 @@ def tree_from_game(game: chess.pgn.Game) -> Tree:
         "line": None,
         "moves": _line_from(game, board),
     }
+    if board.chess960:  # its castling moves are the king taking its rook (e1h1)
+        tree["chess960"] = True
+    return tree
 
 
 def _line_from(parent: chess.pgn.GameNode, board: chess.Board) -> list[Node]:
@@ -189,8 +193,11 @@ def game_from_tree(tree: Any) -> chess.pgn.Game:
     if not isinstance(tree, dict):
         raise TreeError("tree", "the tree must be a JSON object")
     fen = tree.get("fen") or chess.STARTING_FEN
+    chess960 = tree.get("chess960", False)
+    if not isinstance(chess960, bool):
+        raise TreeError("tree.chess960", f"chess960 must be true or false, not {chess960!r}")
     try:
-        board = rules.position(fen)
+        board = rules.position(fen, chess960)
     except ValueError as error:
         raise TreeError("tree.fen", str(error)) from None
     game = chess.pgn.Game()

@@ -133,14 +133,15 @@ def status(board: chess.Board, end: dict[str, Any] | None = None) -> dict[str, A
     return _ended(ended.result(), name, reason, ended.winner)
 
 
-def position(fen: str) -> chess.Board:
-    """The position of ``fen``, to play from. InvalidFenError (a ValueError) quoting ``fen`` when
-    it is no FEN, an impossible position (what is wrong, in words) or has move counters above
+def position(fen: str, chess960: bool = False) -> chess.Board:
+    """The position of ``fen``, to play from (a Chess960 board with ``chess960``, its castling
+    field Shredder-FEN or X-FEN). InvalidFenError (a ValueError) quoting ``fen`` when it is no
+    FEN, an impossible position (what is wrong, in words) or has move counters above
     :data:`MAX_MOVE_COUNTER`."""
     if not isinstance(fen, str):
         raise InvalidFenError(f"fen must be a string, not {type(fen).__name__}")
     try:
-        board = chess.Board(fen)
+        board = chess.Board(fen, chess960=chess960)
     except ValueError as error:
         raise InvalidFenError(f"invalid FEN {fen!r}: {error}") from None
     problems = fen_problems(board.status())

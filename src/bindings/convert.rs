@@ -10,10 +10,11 @@ use std::sync::Arc;
 
 use crate::error::Error;
 use crate::limits::{SearchLimits, check_depth, duration_from_seconds};
-use crate::position::{Bitboards, from_bitboards, move_to_uci};
+use crate::position::{Bitboards, from_bitboards, move_to_uci, move_to_uci_in};
 use crate::score::{Score, ScoreKind, TablebaseVerdict};
 use crate::search::{BookMove, SearchInfo, TablebaseMove};
 use crate::tablebase::Tablebases;
+use shakmaty::CastlingMode;
 
 /// A Python int as an `i64`; one beyond that range is a bad argument quoting its value (not the
 /// `OverflowError` a plain conversion gives).
@@ -172,8 +173,18 @@ impl LimitArguments {
     }
 }
 
-/// A search's information, after an iteration or at its end, as a dict: see `_core.pyi`.
-pub fn info_to_dict<'py>(py: Python<'py>, info: &SearchInfo) -> PyResult<Bound<'py, PyDict>> {
+/// The castling mode a `chess960` argument asks for.
+pub fn castling_mode(chess960: bool) -> CastlingMode {
+    CastlingMode::from_chess960(chess960)
+}
+
+/// A search's information, after an iteration or at its end, as a dict: see `_core.pyi`. Moves
+/// are written in castling `mode` (Chess960: the king takes its own rook, `e1h1`).
+pub fn info_to_dict<'py>(
+    py: Python<'py>,
+    info: &SearchInfo,
+    mode: CastlingMode,
+) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     dict.set_item("depth", info.depth)?;
     dict.set_item("seldepth", info.seldepth)?;
@@ -194,7 +205,7 @@ pub fn info_to_dict<'py>(py: Python<'py>, info: &SearchInfo) -> PyResult<Bound<'
         entry.set_item("score_mate", mate)?;
         let verdict = line.score.tablebase_verdict();
         entry.set_item("tablebase", verdict.map(TablebaseVerdict::name))?;
-        let pv: Vec<String> = line.pv.iter().map(|m| move_to_uci(*m)).collect();
+        let pv: Vec<String> = line.pv.iter().map(|m| move_to_uci_in(*m, mode)).collect();
         entry.set_item("pv", pv)?;
         lines.append(entry)?;
     }
@@ -204,8 +215,8 @@ pub fn info_to_dict<'py>(py: Python<'py>, info: &SearchInfo) -> PyResult<Bound<'
         .first()
         .map(|line| line.pv.as_slice())
         .unwrap_or_default();
-    dict.set_item("move", best_line.first().map(|m| move_to_uci(*m)))?;
-    dict.set_item("ponder", best_line.get(1).map(|m| move_to_uci(*m)))?;
+    dict.set_item("move", best_line.first().map(|m| move_to_uci_in(*m, mode)))?;
+    dict.set_item("ponder", best_line.get(1).map(|m| move_to_uci_in(*m, mode)))?;
     let stats = PyDict::new(py);
     stats.set_item("quiescence_nodes", info.stats.quiescence_nodes)?;
     stats.set_item("cutoffs", info.stats.cutoffs)?;
@@ -263,13 +274,15 @@ fn unsearched_dict<'py>(
     Ok(dict)
 }
 
-/// A move chosen by the tablebases at the root, in the shape of [`info_to_dict`].
+/// A move chosen by the tablebases at the root, in the shape of [`info_to_dict`] (in castling
+/// `mode`).
 pub fn tablebase_move_to_dict<'py>(
     py: Python<'py>,
     tablebase: &TablebaseMove,
+    mode: CastlingMode,
 ) -> PyResult<Bound<'py, PyDict>> {
     let root = &tablebase.root;
-    let uci = move_to_uci(root.chess_move);
+    let uci = move_to_uci_in(root.chess_move, mode);
     // The verdict from the WDL, which tells cursed wins and blessed losses from draws.
     let verdict = TablebaseVerdict::from_wdl(root.wdl);
     let dict = unsearched_dict(

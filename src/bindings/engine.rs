@@ -7,8 +7,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt};
 
 use super::convert::{
-    BookArguments, LimitArguments, book_move_to_dict, book_moves, info_to_dict, open_tablebase,
-    optional_integer, seed_bits, tablebase_move_to_dict,
+    BookArguments, LimitArguments, book_move_to_dict, book_moves, castling_mode, info_to_dict,
+    open_tablebase, optional_integer, seed_bits, tablebase_move_to_dict,
 };
 use super::errors::{engine_error, to_python};
 use super::gil::without_gil;
@@ -235,7 +235,7 @@ impl Engine {
         fen, moves = Vec::new(), *, depth = None, nodes = None, time = None, white_clock = None,
         black_clock = None, white_inc = None, black_inc = None, remaining_moves = None, mate = None,
         multipv = None, exclude_moves = Vec::new(), use_book = false, level = None, elo = None,
-        callback = None
+        callback = None, chess960 = false
     ))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
@@ -258,7 +258,9 @@ impl Engine {
         level: Option<Bound<'py, PyInt>>,
         elo: Option<Bound<'py, PyInt>>,
         callback: Option<Py<PyAny>>,
+        chess960: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let mode = castling_mode(chess960);
         let integers = || -> Result<(LimitArguments, usize, Option<Strength>), Error> {
             let arguments = LimitArguments {
                 depth: optional_integer("depth", depth.as_ref())?,
@@ -297,7 +299,7 @@ impl Engine {
         let on_main_thread = on_main_thread(py);
         let result = without_gil(py, || {
             let limits = arguments.into_limits()?;
-            let mut position = Position::from_fen_and_moves(&fen, &moves)?;
+            let mut position = Position::from_fen_and_moves_in(&fen, &moves, mode)?;
             let excluded = exclude_moves
                 .iter()
                 .map(|uci| position.parse_uci(uci))
@@ -306,6 +308,7 @@ impl Engine {
                 callback.as_ref(),
                 Some(&self.callback_thread),
                 on_main_thread,
+                mode,
             );
             let mut searcher = self.lock();
             self.stop.reset();
@@ -329,8 +332,10 @@ impl Engine {
                 &mut observer,
             )?;
             drop(player);
+            // Polyglot books hold standard chess only.
             let candidates = searcher
                 .book()
+                .filter(|_| !chess960)
                 .map(|player| book_moves(&player.candidates(position.board())))
                 .unwrap_or_default();
             Ok((decision, candidates, observer.error))
@@ -341,8 +346,8 @@ impl Engine {
         }
         let dict = match &decision {
             Decision::Book(book) => book_move_to_dict(py, book)?,
-            Decision::Tablebase(tablebase) => tablebase_move_to_dict(py, tablebase)?,
-            Decision::Search(info) => info_to_dict(py, info)?,
+            Decision::Tablebase(tablebase) => tablebase_move_to_dict(py, tablebase, mode)?,
+            Decision::Search(info) => info_to_dict(py, info, mode)?,
         };
         dict.set_item("book_moves", candidates)?;
         Ok(dict)

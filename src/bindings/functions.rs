@@ -3,21 +3,22 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt};
 
-use super::convert::{BookArguments, integer, open_tablebase, seed_bits};
+use super::convert::{BookArguments, castling_mode, integer, open_tablebase, seed_bits};
 use super::errors::to_python;
 use super::gil::without_gil;
 use super::observer::{PythonObserver, on_main_thread};
 use crate::book::DEFAULT_BOOK_NAME;
 use crate::eval::classic;
-use crate::position::{Position, move_to_uci};
+use crate::position::{Position, move_to_uci_in};
 
 /// The best move in UCI notation at `depth` (from `book` when the position is in it), or None when
-/// there is no legal move.
+/// there is no legal move; with `chess960` the game is Chess960 (castling as king takes rook).
 #[pyfunction]
 #[pyo3(signature = (
     fen, depth, moves = Vec::new(), book = Some(DEFAULT_BOOK_NAME.to_string()), seed = None,
-    syzygy_path = None
+    syzygy_path = None, chess960 = false
 ))]
+#[allow(clippy::too_many_arguments)]
 pub fn select_move(
     py: Python<'_>,
     fen: String,
@@ -26,12 +27,14 @@ pub fn select_move(
     book: Option<String>,
     seed: Option<&Bound<'_, PyInt>>,
     syzygy_path: Option<String>,
+    chess960: bool,
 ) -> PyResult<Option<String>> {
+    let mode = castling_mode(chess960);
     let depth = integer("depth", depth).map_err(|e| to_python(py, e))?;
     let seed = seed.map(seed_bits).transpose()?;
     let on_main_thread = on_main_thread(py);
     let (best, interruption) = without_gil(py, move || {
-        let mut observer = PythonObserver::new(None, None, on_main_thread);
+        let mut observer = PythonObserver::new(None, None, on_main_thread, mode);
         let player = BookArguments {
             book,
             choice: "weighted".to_string(),
@@ -43,12 +46,14 @@ pub fn select_move(
         let decision = crate::search::select_move_observed(
             &fen,
             &moves,
+            mode,
             depth,
             player,
             tablebase,
             &mut observer,
         )?;
-        Ok((decision.best_move().map(move_to_uci), observer.error))
+        let best = decision.best_move().map(|m| move_to_uci_in(m, mode));
+        Ok((best, observer.error))
     })?;
     match interruption {
         Some(error) => Err(error),
@@ -56,11 +61,18 @@ pub fn select_move(
     }
 }
 
-/// Leaf nodes of the legal move tree `depth` plies below `fen`.
+/// Leaf nodes of the legal move tree `depth` plies below `fen` (a Chess960 FEN with `chess960`).
 #[pyfunction]
-pub fn perft(py: Python<'_>, fen: String, depth: &Bound<'_, PyInt>) -> PyResult<u64> {
+#[pyo3(signature = (fen, depth, *, chess960 = false))]
+pub fn perft(
+    py: Python<'_>,
+    fen: String,
+    depth: &Bound<'_, PyInt>,
+    chess960: bool,
+) -> PyResult<u64> {
     let depth = integer("depth", depth).map_err(|e| to_python(py, e))?;
-    without_gil(py, move || crate::perft::perft_fen(&fen, depth))
+    let mode = castling_mode(chess960);
+    without_gil(py, move || crate::perft::perft_fen_in(&fen, depth, mode))
 }
 
 /// Searches the bench positions to `depth`; returns positions, depth, nodes, time and nps.
@@ -87,18 +99,25 @@ pub fn bench<'py>(
     Ok(dict)
 }
 
-/// The legal moves, in UCI notation, of the last position of the game `fen` + `moves`.
+/// The legal moves, in UCI notation, of the last position of the game `fen` + `moves` (a game of
+/// Chess960 with `chess960`, castling written as the king taking its rook).
 #[pyfunction]
-#[pyo3(signature = (fen, moves = Vec::new()))]
-pub fn legal_moves(py: Python<'_>, fen: String, moves: Vec<String>) -> PyResult<Vec<String>> {
+#[pyo3(signature = (fen, moves = Vec::new(), *, chess960 = false))]
+pub fn legal_moves(
+    py: Python<'_>,
+    fen: String,
+    moves: Vec<String>,
+    chess960: bool,
+) -> PyResult<Vec<String>> {
+    let mode = castling_mode(chess960);
     without_gil(py, move || {
         use shakmaty::Position as _;
-        let position = Position::from_fen_and_moves(&fen, &moves)?;
+        let position = Position::from_fen_and_moves_in(&fen, &moves, mode)?;
         Ok(position
             .board()
             .legal_moves()
             .into_iter()
-            .map(move_to_uci)
+            .map(|m| move_to_uci_in(m, mode))
             .collect())
     })
 }
@@ -144,17 +163,20 @@ pub fn levels() -> Vec<(
         .collect()
 }
 
-/// The static evaluation of the last position of `fen` + `moves`, term by term; see `_core.pyi`.
+/// The static evaluation of the last position of `fen` + `moves` (Chess960 with `chess960`), term
+/// by term; see `_core.pyi`.
 #[pyfunction]
-#[pyo3(signature = (fen, moves = Vec::new()))]
+#[pyo3(signature = (fen, moves = Vec::new(), *, chess960 = false))]
 pub fn evaluate<'py>(
     py: Python<'py>,
     fen: String,
     moves: Vec<String>,
+    chess960: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let mode = castling_mode(chess960);
     let (parts, white_to_move) = without_gil(py, move || {
         use shakmaty::Position as _;
-        let position = Position::from_fen_and_moves(&fen, &moves)?;
+        let position = Position::from_fen_and_moves_in(&fen, &moves, mode)?;
         let board = position.board();
         Ok((classic::breakdown(board), board.turn().is_white()))
     })?;

@@ -5,6 +5,7 @@ use std::sync::Mutex;
 use std::thread::{self, ThreadId};
 
 use pyo3::prelude::*;
+use shakmaty::CastlingMode;
 
 use super::convert::info_to_dict;
 use crate::search::{SearchInfo, SearchObserver};
@@ -15,6 +16,8 @@ pub struct PythonObserver<'a> {
     /// Records which thread is inside the callback, so the engine can refuse re-entry.
     callback_thread: Option<&'a Mutex<Option<ThreadId>>>,
     on_main_thread: bool,
+    /// How the callback's moves are written: standard chess or Chess960.
+    mode: CastlingMode,
     /// The exception that ended the search (raised by the callback, or KeyboardInterrupt), to be
     /// raised once the search has returned.
     pub error: Option<PyErr>,
@@ -25,11 +28,13 @@ impl<'a> PythonObserver<'a> {
         callback: Option<&'a Py<PyAny>>,
         callback_thread: Option<&'a Mutex<Option<ThreadId>>>,
         on_main_thread: bool,
+        mode: CastlingMode,
     ) -> Self {
         PythonObserver {
             callback,
             callback_thread,
             on_main_thread,
+            mode,
             error: None,
         }
     }
@@ -48,7 +53,8 @@ impl SearchObserver for PythonObserver<'_> {
         };
         Python::attach(|py| {
             self.set_callback_thread(Some(thread::current().id()));
-            let outcome = info_to_dict(py, info).and_then(|dict| callback.call1(py, (dict,)));
+            let outcome =
+                info_to_dict(py, info, self.mode).and_then(|dict| callback.call1(py, (dict,)));
             self.set_callback_thread(None);
             match outcome {
                 Ok(_) => true,

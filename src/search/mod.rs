@@ -198,23 +198,33 @@ pub fn select_move<S: AsRef<str>>(
     moves: &[S],
     depth: i64,
 ) -> Result<Option<String>, Error> {
-    let decision = select_move_observed(fen, moves, depth, None, None, &mut Silent)?;
+    let decision = select_move_observed(
+        fen,
+        moves,
+        shakmaty::CastlingMode::Standard,
+        depth,
+        None,
+        None,
+        &mut Silent,
+    )?;
     Ok(decision.best_move().map(move_to_uci))
 }
 
 /// [`select_move`] that plays from `book` when the position is in it, probes `tablebase`, and
 /// reports the search to `observer`, which can end it early: [`Searcher::think`] on a fresh
-/// searcher whose table fits the depth ([`params::select_move_hash_mb`]).
+/// searcher whose table fits the depth ([`params::select_move_hash_mb`]). The game is read in
+/// castling `mode` (standard chess or Chess960, where the book is never consulted).
 pub fn select_move_observed<S: AsRef<str>>(
     fen: &str,
     moves: &[S],
+    mode: shakmaty::CastlingMode,
     depth: i64,
     book: Option<BookPlayer>,
     tablebase: Option<Arc<Tablebases>>,
     observer: &mut dyn SearchObserver,
 ) -> Result<Decision, Error> {
     let depth = crate::limits::check_depth(depth)?;
-    let mut position = Position::from_fen_and_moves(fen, moves)?;
+    let mut position = Position::from_fen_and_moves_in(fen, moves, mode)?;
     let mut searcher = Searcher::new(params::select_move_hash_mb(depth))?;
     searcher.set_book(book);
     searcher.set_tablebase(tablebase);

@@ -261,6 +261,8 @@ class AnalysisService:
     def _book_moves(self, board: chess.Board) -> dict[str, Any]:
         if self._book is None:
             return {"name": None, "moves": []}
+        if board.chess960:  # a Polyglot book holds standard chess only
+            return {"name": self.book_name, "moves": []}
         entries = list(self._book.find_all(board))
         total = sum(entry.weight for entry in entries) or 1
         moves = [
@@ -276,6 +278,9 @@ class AnalysisService:
             return None
         if board.castling_rights or rules.status(board)["over"]:
             return None
+        if board.chess960:  # without castling rights the same position as standard chess
+            board = board.copy(stack=False)
+            board.chess960 = False
         wdl = tables.get_wdl(board)
         dtz = tables.get_dtz(board)
         if wdl is None:

@@ -86,6 +86,9 @@ STOP_POLL_SECONDS = 0.005
 """How often a cancel repeats its stop until the search has ended (a stop that arrives just before
 a search starts would otherwise be lost)."""
 
+CHESS960_POSITIONS = 960
+"""Chess960's start positions, numbered 0 to 959."""
+
 VERDICT_BEST = "best"
 VERDICT_GOOD = "good"
 
@@ -183,6 +186,7 @@ class GameService:
             "api/judge": self.judge,
             "api/pgn": self.pgn,
             "api/cancel": self.cancel,
+            "api/chess960": self.chess960,
         }
 
     def add_routes(self, routes: dict[str, Callable[[Any], dict[str, Any]]]) -> None:
@@ -209,6 +213,30 @@ class GameService:
 
     def state(self, body: Any) -> dict[str, Any]:
         return describe(read_game(body))
+
+    def chess960(self, body: Any) -> dict[str, Any]:
+        """A Chess960 start: ``position`` is its number (0 to 959, Scharnagl's numbering as
+        :meth:`chess.Board.from_chess960_pos` has it; 518 is the standard array; or its decimal
+        text, as typed) or ``"random"`` (the default); BadInput naming ``position`` for anything
+        else. Answers ``{"position": n, "fen", "state"}``: the start's
+        FEN (X-FEN, as python-chess writes it) and its State, for the game's requests to carry
+        with ``chess960: true``."""
+        data = as_object(body)
+        chosen = data.get("position", "random")
+        if isinstance(chosen, str) and chosen.strip().isdigit() and len(chosen.strip()) <= 9:
+            chosen = int(chosen.strip())
+        if chosen is None or chosen == "random":
+            number = self._random.randrange(CHESS960_POSITIONS)
+        elif isinstance(chosen, int) and not isinstance(chosen, bool):
+            number = bounded(chosen, "position", 0, CHESS960_POSITIONS - 1)
+        else:
+            raise BadInput(
+                "position",
+                f"position must be a Chess960 start's number from 0 to "
+                f"{CHESS960_POSITIONS - 1} or \"random\", not {chosen!r}",
+            )
+        board = chess.Board.from_chess960_pos(number)
+        return {"position": number, "fen": board.fen(), "state": describe(Game(board, None))}
 
     def move(self, body: Any) -> dict[str, Any]:
         """The engine's move in the game of ``body`` at ``level``, from the book when ``book``."""
@@ -509,6 +537,7 @@ def describe(game: Game) -> dict[str, Any]:
     return {
         "fen": board.fen(),
         "start_fen": root.fen(),
+        "chess960": board.chess960,
         "moves": [move.uci() for move in board.move_stack],
         "san": sans,
         "turn": current["turn"],

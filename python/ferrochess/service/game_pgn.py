@@ -1,6 +1,7 @@
 """A played game as PGN, one way for the play page's download (``api/pgn``) and the games
 archive (``/game/<id>.pgn``, ``/games.pgn``): python-chess's writer, the Seven Tag Roster, how the
-game ended, its opening, its time control and each move's clock."""
+game ended, its opening, its time control and each move's clock; a game of Chess960 with its
+Variant, SetUp and FEN tags, which python-chess's reader takes back as a Chess960 board."""
 
 from __future__ import annotations
 
@@ -34,9 +35,15 @@ def game_pgn(
     Termination tag, "time forfeit" for a flag and "normal" otherwise); ``opening`` is
     ``{eco, name}`` or None; ``time_control`` is written as its tag ("300+3", "-" for None);
     ``clocks`` the seconds each mover had left after each move (None where unknown), written as
-    ``[%clk]`` in whole seconds, as a clock shows them."""
+    ``[%clk]`` in whole seconds, as a clock shows them. A Chess960 ``board`` is written with
+    ``[Variant "Chess960"]``, ``[SetUp "1"]`` and its start's ``[FEN]`` (X-FEN), even from the
+    standard array (position 518), so the game never reads back as standard chess."""
     game = chess.pgn.Game.from_board(board)
     headers = game.headers
+    if board.chess960:
+        headers["Variant"] = "Chess960"
+        headers["SetUp"] = "1"
+        headers["FEN"] = board.root().fen()
     headers["Event"] = pgn_escape(event)
     headers["Site"] = pgn_escape(site)
     headers["Date"] = date

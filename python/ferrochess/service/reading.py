@@ -57,11 +57,15 @@ def as_object(body: Any) -> dict[str, Any]:
 
 def read_game(body: Any) -> Game:
     """The game of a request: ``fen`` (default the start), the UCI ``moves`` played from it, and
-    ``end`` (how it ended off the board). Moves after the end of the game are refused."""
+    ``end`` (how it ended off the board); with ``chess960`` (default false) a game of Chess960,
+    whose castling moves are the king taking its own rook (``e1h1``; the king's two-square move
+    is read as castling too where the king stands on e1 or e8). Moves after the end of the game
+    are refused."""
     data = as_object(body)
+    chess960 = boolean(data, "chess960", False)
     fen = data.get("fen", chess.STARTING_FEN)
     try:
-        board = rules.position(chess.STARTING_FEN if fen is None else fen)
+        board = rules.position(chess.STARTING_FEN if fen is None else fen, chess960)
     except ValueError as error:
         raise BadInput("fen", str(error)) from None
     moves = data.get("moves", [])
@@ -89,6 +93,12 @@ def read_move(data: dict[str, Any], field: str, board: chess.Board) -> chess.Mov
         move = chess.Move.from_uci(uci)
     except ValueError:
         raise BadInput(field, f"{field} {uci!r} is not a move in UCI notation") from None
+    if board.chess960 and move:
+        # python-chess reads castling written either way (e1h1, or e1g1 from e1) as its e1h1.
+        try:
+            move = board.parse_uci(uci)
+        except ValueError:
+            pass  # refused below, in the same words as any illegal move
     if move not in board.legal_moves:
         raise BadInput(field, f"{field} {uci!r} is illegal in {board.fen()!r}")
     return move

@@ -136,7 +136,8 @@ def tree_of(game: dict[str, Any], pgn: str) -> dict[str, Any]:
     evaluations, lines and verdicts on the moves, and as headers those of its PGN (``pgn``, the
     archive's: players, result, date, time control, opening), not the review's own (api/review
     is sent the moves only, so its headers are python-chess's "?" and "*")."""
-    board = read_game({"fen": game["fen"], "moves": game["moves"]}).board
+    chess960 = game.get("variant") == "chess960"
+    board = read_game({"fen": game["fen"], "moves": game["moves"], "chess960": chess960}).board
     headers = chess.pgn.read_headers(io.StringIO(pgn))
     tree = pgn_tree.tree_from_review(board, dict(headers or {}), game["review"])
     for node, seconds in zip(tree["moves"], game["clocks"]):

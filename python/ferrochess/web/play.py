@@ -17,6 +17,8 @@ a server restart. Endpoints:
 ``POST /api/judge``        a game + ``move`` -> how good that try is ("learn from your mistakes")
 ``POST /api/cancel``       ``{client}`` -> stops that client's search or review
 ``POST /api/pgn``          a game + ``white``, ``black`` -> ``{pgn, filename}``
+``POST /api/chess960``     ``{position}`` (0-959 or "random") -> a Chess960 start: its number,
+                           FEN and State; that game's requests then carry ``chess960: true``
 
 The analysis board (:mod:`ferrochess.service.analysis_board`):
 
@@ -147,7 +149,7 @@ def api_levels() -> Any:
     return jsonify(service().levels())
 
 
-@bp.post("/api/<any(state, move, draw, judge, cancel, position, explorer):name>")
+@bp.post("/api/<any(state, move, draw, judge, cancel, position, explorer, chess960):name>")
 def api_request(name: str) -> Any:
     return jsonify(service().request(f"api/{name}", payload()))
 

@@ -10,6 +10,7 @@
 // server stops a search too when its connection closes, or at its own time cap ("cap").
 
 import { describeError, isBusy, retryWords } from "../ui/errors.js";
+import { positionBody } from "./wire.js";
 
 export const MAX_LINES = 5;
 const BUSY_RETRIES = 3;
@@ -123,7 +124,7 @@ export class CevalCtrl {
     if (generation !== this.generation) return;
     const controller = new AbortController();
     this.abort = controller;
-    const body = { client: this.clientId, fen: target.fen, moves: target.moves, multipv: this.multipv };
+    const body = { client: this.clientId, ...positionBody(target), multipv: this.multipv };
     try {
       await this.transport.stream("api/analyse", body, (line) => this.#heard(generation, line),
         { signal: controller.signal });

@@ -17,7 +17,7 @@ import { PgnCtrl } from "./pgn.js";
 import { AnalysisStore } from "./store.js";
 import * as T from "./tree.js";
 import { AnalysisView } from "./view.js";
-import { fromWire, toWire } from "./wire.js";
+import { fromWire, positionBody, toWire } from "./wire.js";
 
 const STATE_CACHE_LIMIT = 2000;
 
@@ -62,10 +62,11 @@ export class AnalysisCtrl {
     return T.nodeAt(this.tree, this.path) || this.tree;
   }
 
-  /** The node shown as the features want it: `{fen, moves, key}`. */
+  /** The node shown as the features want it: `{fen, moves, chess960, key}`. */
   target(path = this.path) {
     const moves = T.movesAlong(this.tree, path);
-    return { fen: this.tree.fen, moves, key: positionKey(this.tree.fen, moves) };
+    return { fen: this.tree.fen, moves, chess960: this.tree.chess960 === true,
+      key: positionKey(this.tree.fen, moves) };
   }
 
   /** Shows the node at `path` (the nearest one that exists): the board, the tree's highlight, and
@@ -97,7 +98,7 @@ export class AnalysisCtrl {
     this.view.renderBoard();
     let state;
     try {
-      state = await this.transport.request("api/position", { fen: target.fen, moves: target.moves });
+      state = await this.transport.request("api/position", positionBody(target));
     } catch (error) {
       if (this.targetKey === target.key) this.say(describeError(error), "error");
       return;
@@ -130,7 +131,8 @@ export class AnalysisCtrl {
     let state = this.states.get(key);
     if (!state) {
       try {
-        state = await this.transport.request("api/position", { fen: tree.fen, moves });
+        state = await this.transport.request("api/position",
+          positionBody({ fen: tree.fen, moves, chess960: tree.chess960 === true }));
       } catch (error) {
         if (tree !== this.tree) return;
         const illegal = error && error.status === 400 && /^moves/.test(error.field || "");
@@ -341,7 +343,7 @@ export class AnalysisCtrl {
     let path = [];
     const handoff = this.store.takeHandoff();
     if (handoff) {
-      const body = { fen: handoff.fen, moves: handoff.moves || [] };
+      const body = positionBody({ fen: handoff.fen, moves: handoff.moves || [], chess960: handoff.chess960 === true });
       if (handoff.headers) body.headers = handoff.headers;
       if (handoff.review) body.review = handoff.review;
       try {

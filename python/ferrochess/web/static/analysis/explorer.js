@@ -4,6 +4,7 @@
 // explorer_view.js draws it.
 
 import { describeError } from "../ui/errors.js";
+import { positionBody } from "./wire.js";
 
 const CACHE_LIMIT = 500;
 
@@ -42,7 +43,7 @@ export class ExplorerCtrl {
     this.loading = true;
     this.onChange();
     try {
-      const answer = await this.transport.request("api/explorer", { fen: target.fen, moves: target.moves });
+      const answer = await this.transport.request("api/explorer", positionBody(target));
       if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value);
       this.cache.set(target.key, answer);
       if (this.key !== target.key) return;

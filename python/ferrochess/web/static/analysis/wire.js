@@ -3,7 +3,7 @@
 // In the browser a tree is nested, one level per move: `{headers, fen, comment, eval, line,
 // children}`, each node `{uci, san, ..., children}`, children[0] the main line. On the wire
 // (api/import's answers, api/export's request, the notebook's `tree` trait) it is shaped like PGN:
-// `{headers, fen, comment, eval, line, moves}`, where `moves` is the main line in order and each
+// `{headers, fen, comment, eval, line, moves}` (and `chess960: true` for a game of Chess960), where `moves` is the main line in order and each
 // node's `variations` are the lines played instead of it. Python's JSON reader and writer recurse
 // once per level, so a tree nested per move could not cross the wire; the wire shape nests only
 // where a variation opens. Both functions walk lines with loops, so a long game costs no stack.
@@ -11,7 +11,11 @@
 //   const tree = fromWire(answer.tree);   // nested: every node has `children`
 //   const body = { tree: toWire(tree) };  // flat again: every node has `variations`
 
-const ROOT_FIELDS = ["headers", "fen", "comment", "eval", "line"];
+const ROOT_FIELDS = ["headers", "fen", "chess960", "comment", "eval", "line"];
+
+/** A node as a request's game: `{fen, moves}`, with `chess960: true` in a game of Chess960 (whose
+ *  castling moves are the king taking its rook, e1h1). */
+export const positionBody = ({ fen, moves, chess960 = false }) => (chess960 ? { fen, moves, chess960 } : { fen, moves });
 
 /** A node's own fields (all but `children`/`variations`), copied. */
 function ownFields(node) {

@@ -7,6 +7,7 @@ import { describeError, isBusy, retryWords } from "../ui/errors.js";
 import { newGameRecord, readGameRecord } from "./archive.js";
 import { Clock } from "./clock.js";
 import { FROM_ANY_STATE, TRANSITIONS } from "./game_states.js";
+import { startOf } from "./variant.js";
 
 export const START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const BUSY_RETRIES = 4;
@@ -28,6 +29,7 @@ export class PlayGame {
     this.phase = "loading";
     this.epoch = 0; // bumped whenever the game changes: answers for an older game are dropped
     this.fen = START_FEN;
+    this.chess960 = false; // a game of Chess960 from `fen` (api/chess960's start)
     this.moves = [];
     this.end = null;
     this.human = "white";
@@ -61,9 +63,9 @@ export class PlayGame {
     return other(this.human);
   }
 
-  /** The game as a request body: `{fen, moves, end?, client}`. */
+  /** The game as a request body: `{fen, chess960?, moves, end?, client}`. */
   body(extra = {}) {
-    const body = { fen: this.fen, moves: this.moves.slice(), client: this.clientId, ...extra };
+    const body = { ...startOf(this), moves: this.moves.slice(), client: this.clientId, ...extra };
     if (this.end && !("end" in extra)) body.end = this.end;
     return body;
   }
@@ -73,6 +75,7 @@ export class PlayGame {
   toJSON() {
     return {
       fen: this.fen,
+      chess960: this.chess960,
       moves: this.moves.slice(),
       end: this.end,
       human: this.human,
@@ -91,6 +94,7 @@ export class PlayGame {
       || !saved.moves.every((move) => typeof move === "string")) return false;
     if (saved.human !== "white" && saved.human !== "black") return false;
     this.fen = saved.fen;
+    this.chess960 = saved.chess960 === true;
     this.moves = saved.moves.slice();
     this.end = saved.end && typeof saved.end === "object" ? saved.end : null;
     this.human = saved.human;
@@ -106,10 +110,13 @@ export class PlayGame {
 
   // --- the flow of a game ---------------------------------------------------------------------
 
-  /** A new game from `fen` (default the start), the human playing `human`. */
-  start({ fen = START_FEN, human = "white", level = this.level, book = this.book, timeControl = null }) {
+  /** A new game from `fen` (default the start; a Chess960 start with `chess960`), the human
+   *  playing `human`. */
+  start({ fen = START_FEN, chess960 = false, human = "white", level = this.level, book = this.book,
+    timeControl = null }) {
     this.#abandon();
     this.fen = fen;
+    this.chess960 = chess960 === true;
     this.moves = [];
     this.end = null;
     this.human = human;

@@ -6,6 +6,7 @@
 // The notebook widget has no such page: it is given no URL, and the buttons stay hidden.
 
 import { clockSeconds, timeControlTag } from "./clock.js";
+import { startOf } from "./variant.js";
 
 export const HANDOFF_KEY = "ferrochess.analysis.handoff";
 
@@ -41,7 +42,7 @@ export function gameHeaders(game) {
 
 /** The handoff of `game` (game.js's PlayGame) at `ply`, with `review` (api/review's) if given. */
 export function handoffOf(game, ply, review = null) {
-  const handoff = { fen: game.fen, moves: game.moves.slice(), headers: gameHeaders(game) };
+  const handoff = { ...startOf(game), moves: game.moves.slice(), headers: gameHeaders(game) };
   if (review) handoff.review = review;
   handoff.ply = ply;
   return handoff;

@@ -105,15 +105,28 @@ export function buildLayout(root, uid) {
     el("label", { for: id("increment") }, "Increment (s)"), customIncrement);
   const timeNote = el("p", { class: "note time-note" });
   const book = el("input", { type: "checkbox", id: id("book"), "data-role": "book", checked: true });
+  // Chess960: a position's number (0 to 959, checked by the server) or, left empty, a random one.
+  const variant = el("select", { id: id("variant"), "data-role": "variant" },
+    el("option", { value: "standard" }, "Standard"),
+    el("option", { value: "chess960" }, "Chess960"));
+  const chess960Position = el("input", { type: "text", id: id("chess960-position"), inputmode: "numeric",
+    "data-role": "chess960-position", placeholder: "random", autocomplete: "off", spellcheck: "false" });
+  const chess960Row = el("div", { class: "field-row chess960-row", hidden: true },
+    el("label", { for: id("chess960-position") }, "Position (0–959)"), chess960Position);
+  const setupError = el("p", { class: "setup-error", role: "alert", "aria-live": "assertive",
+    "data-role": "setup-error" });
   const setup = el("section", { class: "card setup", "aria-labelledby": id("setup-heading") },
     el("h2", { id: id("setup-heading") }, "New game"),
     el("div", { class: "field-row" }, el("label", { for: id("color") }, "Play as"), color),
     el("div", { class: "field-row" }, el("label", { for: id("level") }, "Level"), level),
     el("div", { class: "field-row" }, el("label", { for: id("time") }, "Clock"), time),
     custom,
+    el("div", { class: "field-row" }, el("label", { for: id("variant") }, "Variant"), variant),
+    chess960Row,
     el("div", { class: "field-row" },
       el("label", { class: "checkbox", for: id("book") }, book, " Opening book"),
       buttons.newGame),
+    setupError,
     timeNote);
 
   const fenOutput = el("input", { type: "text", id: id("fen"), class: "fen", readonly: true,
@@ -167,6 +180,7 @@ export function buildLayout(root, uid) {
     engine: { body: engineBody, hiddenNote, summary, stats, searchStats, score, depth, nodes, time: timeStat,
       line, pv },
     color, level, time, custom, customMinutes, customIncrement, timeNote, book,
+    variant, chess960Row, chess960Position, setupError,
     fenOutput, copyFen, fenInput, fenForm, fenError, stale, takeOver,
   };
 }

@@ -6,6 +6,7 @@
 
 import { describeError } from "../ui/errors.js";
 import { LearnView } from "./learn_view.js";
+import { startOf } from "./variant.js";
 import { lessonsOf, moveLabel, squaresList, squaresOf } from "./review_util.js";
 
 /** Which verdicts of /api/judge solve a lesson, and the words for each (lichess's). */
@@ -105,7 +106,7 @@ export class Learn {
     this.view.showLesson(move, this.#label(move), lesson.index, lesson.list.length);
     try {
       const position = await root.transport.request("api/state",
-        { fen: root.game.fen, moves: lesson.prefix });
+        { ...startOf(root.game), moves: lesson.prefix });
       if (generation !== root.generation) return;
       lesson.position = position;
       this.#showBoard(true);
@@ -137,13 +138,13 @@ export class Learn {
     this.view.feedback("pending", "Checking your move…");
     try {
       const judged = await root.transport.request("api/judge",
-        { fen: game.fen, moves: lesson.prefix, move: uci, client: root.clientId });
+        { ...startOf(game), moves: lesson.prefix, move: uci, client: root.clientId });
       if (generation !== root.generation) return;
       const verdict = VERDICTS[judged.verdict] || VERDICTS.mistake;
       if (verdict.solved) {
         if (!lesson.shown) lesson.results[lesson.index] = lesson.attempts === 1 ? "found" : "found-later";
         const after = await root.transport.request("api/state",
-          { fen: game.fen, moves: [...lesson.prefix, uci] });
+          { ...startOf(game), moves: [...lesson.prefix, uci] });
         if (generation !== root.generation) return;
         this.#showBoard(false, after);
         const detail = judged.verdict === "best" || !judged.best_san

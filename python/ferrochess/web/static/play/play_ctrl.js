@@ -55,7 +55,8 @@ export class PlayCtrl {
     const game = this.game;
     this.review = new Review({
       container: ui.review, transport, board: this.board, clientId,
-      getGame: () => ({ fen: game.fen, moves: game.moves.slice(), human: game.human, end: game.end }),
+      getGame: () => ({ fen: game.fen, chess960: game.chess960, moves: game.moves.slice(), human: game.human,
+        end: game.end }),
       onJump: (ply) => this.showPly(ply),
       onDone: () => this.showLive(),
       onLesson: (ply, fen) => this.showLesson(ply, fen),
@@ -284,12 +285,27 @@ export class PlayCtrl {
     this.game.resign();
   }
 
-  newGame(fen = START_FEN, human = null) {
-    this.#beforeNewGame();
+  /** A new game with the form's settings: from `fen` (a position set up) when given, else from
+   *  the start the form chose (the standard one, or a Chess960 start the server sets up from its
+   *  number or at random; a number it refuses leaves the game as it is and says why). */
+  async newGame(fen = null, human = null) {
     const chosen = this.form.read();
     if (human) chosen.human = human;
-    this.orientation = chosen.human;
-    const started = this.game.start({ fen, ...chosen });
+    const { chess960, position, ...settings } = chosen;
+    let start = { fen: fen || START_FEN, chess960: false };
+    this.form.showError(null);
+    if (fen === null && chess960) {
+      try {
+        const answer = await this.transport.request("api/chess960", { position });
+        start = { fen: answer.fen, chess960: true };
+      } catch (error) {
+        this.form.showError(`No Chess960 game: ${describeError(error)}`);
+        return;
+      }
+    }
+    this.#beforeNewGame();
+    this.orientation = settings.human;
+    const started = this.game.start({ ...settings, ...start });
     this.form.show(this.game);
     return started;
   }
@@ -299,7 +315,7 @@ export class PlayCtrl {
     this.#beforeNewGame();
     const human = other(game.human);
     this.orientation = human;
-    const started = game.start({ fen: game.fen, human, level: game.level, book: game.book,
+    const started = game.start({ fen: game.fen, chess960: game.chess960, human, level: game.level, book: game.book,
       timeControl: game.timeControl });
     this.form.show(game);
     return started;

@@ -186,7 +186,10 @@ export class PlayView {
       player.root.dataset.player = who;
       player.root.dataset.color = color;
       player.name.textContent = who === "human" ? "You" : engineName;
-      player.detail.textContent = who === "engine" && level ? levelLabel(level).replace(/^\d+ · /, "") : "";
+      const variant = game.chess960 ? "Chess960" : "";
+      const strength = who === "engine" && level ? levelLabel(level).replace(/^\d+ · /, "") : "";
+      // The engine's line names the variant too, as lichess's game header does.
+      player.detail.textContent = who === "engine" ? [strength, variant].filter(Boolean).join(" · ") : "";
       renderMaterial(player.material, shown && shown.material ? shown.material[color] : null);
     };
     fill(ui.top, top);

@@ -25,6 +25,7 @@ import { Learn } from "./learn.js";
 import { ReviewGraph } from "./review_graph.js";
 import { lessonsOf, squaresOf } from "./review_util.js";
 import { ReviewPanel } from "./review_view.js";
+import { startOf } from "./variant.js";
 
 export { VERDICTS } from "./learn.js";
 export {
@@ -131,7 +132,8 @@ export class Review {
   kept() {
     if (!this.review || !this.game || keyOf(this.getGame()) !== this.key) return null;
     const { fen, moves } = this.game;
-    return { fen, moves: moves.slice(), startNumber: this.startNumber, review: this.review };
+    return { ...startOf({ fen, chess960: this.game.chess960 }), moves: moves.slice(), startNumber: this.startNumber,
+      review: this.review };
   }
 
   /** Takes a review kept with the game (`kept()`'s, from storage; checked for shape only) before
@@ -140,7 +142,7 @@ export class Review {
     if (this.state !== "idle" || !kept || typeof kept !== "object" || typeof kept.fen !== "string"
       || !Array.isArray(kept.moves) || !kept.review || !Array.isArray(kept.review.moves)
       || kept.review.moves.length !== kept.moves.length) return;
-    this.game = { fen: kept.fen, moves: kept.moves.slice() };
+    this.game = { fen: kept.fen, chess960: kept.chess960 === true, moves: kept.moves.slice() };
     this.key = keyOf(this.game);
     this.review = kept.review;
     this.startNumber = Number.isInteger(kept.startNumber) ? kept.startNumber : 1;
@@ -228,7 +230,7 @@ export class Review {
     this.learn.view.hideSummary(); // the lessons' summary of an earlier review
     this.enter("analysing");
     this.#progress(0, game.moves.length + 1);
-    const body = { fen: game.fen, moves: game.moves, client: this.clientId };
+    const body = { ...startOf(game), moves: game.moves, client: this.clientId };
     if (game.end) body.end = game.end;
     let outcome = null;
     const numbered = this.#numberMoves(game, generation);
@@ -266,7 +268,7 @@ export class Review {
   /** The start position's move number, from the server (no FEN is read here). */
   async #numberMoves(game, generation) {
     try {
-      const start = await this.transport.request("api/state", { fen: game.fen, moves: [] });
+      const start = await this.transport.request("api/state", { ...startOf(game), moves: [] });
       if (generation === this.generation && Number.isInteger(start.fullmove)) {
         this.startNumber = start.fullmove;
       }
