@@ -74,6 +74,7 @@ def loaded_after(module: str) -> list[str]:
         "ferrochess.service.analysis_board",
         "ferrochess.service.time_control",
         "ferrochess.cli",
+        "ferrochess.training",
     ],
 )
 def test_light_modules_load_no_web_server_or_database(module: str) -> None:
@@ -92,7 +93,9 @@ def names(requirements: list[str]) -> set[str]:
 def test_the_plain_install_has_no_server_or_database_driver(repo_root: Path) -> None:
     tomllib = pytest.importorskip("tomllib", reason="tomllib is Python 3.11's")
     project = tomllib.loads((repo_root / "pyproject.toml").read_text())["project"]
-    assert names(project["dependencies"]) == {"chess", "flask", "tqdm", "sqlalchemy"}
+    assert names(project["dependencies"]) == {
+        "chess", "flask", "tqdm", "sqlalchemy", "fsrs", "glicko2"
+    }
     extras = {name: names(lines) for name, lines in project["optional-dependencies"].items()}
     assert extras["serve"] == {"waitress", "flask-limiter"}
     assert extras["serve-gunicorn"] == {"gunicorn", "flask-limiter"}

@@ -15,6 +15,7 @@ from ferrochess.web import create_app
 STATIC = Path(__file__).resolve().parent.parent / "python" / "ferrochess" / "web" / "static"
 PLAY = STATIC / "play"
 ANALYSIS = STATIC / "analysis"
+TRAIN = STATIC / "train"
 UI = STATIC / "ui"
 VENDOR = STATIC / "vendor" / "chessground"
 CHESSGROUND = "../vendor/chessground/chessground.min.js"
@@ -37,8 +38,11 @@ RULE_WORDS = re.compile(
 
 
 def every_module() -> list[Path]:
-    """The UI kit's modules (static/ui/), the play page's and the analysis board's."""
-    return sorted([*UI.glob("*.js"), *PLAY.glob("*.js"), *ANALYSIS.glob("*.js")])
+    """The UI kit's modules (static/ui/), the play page's, the analysis board's and the training
+    page's."""
+    return sorted(
+        [*UI.glob("*.js"), *PLAY.glob("*.js"), *ANALYSIS.glob("*.js"), *TRAIN.glob("*.js")]
+    )
 
 
 def code_only(source: str) -> str:
@@ -117,6 +121,7 @@ def test_the_page_serves_every_module_and_the_vendored_files() -> None:
         *every_module(),
         *PLAY.glob("*.css"),
         *ANALYSIS.glob("*.css"),
+        *TRAIN.glob("*.css"),
         *VENDOR.glob("*.*"),
     ]:
         relative = path.relative_to(STATIC).as_posix()

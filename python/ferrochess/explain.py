@@ -312,7 +312,13 @@ def read_line(
         return None
     primary = None
     if won:
-        primary = max(won, key=lambda i: (PIECE_VALUES[_captured(walked, i)[0]], -i))
+        # The first piece won that is worth half the line's gain or more: the later a line's
+        # move, the less sure it is, so a line that wins a bishop at once and a rook later
+        # names the bishop; a pawn taken on the way to a rook does not count.
+        primary = next(
+            (i for i in won if 2 * PIECE_VALUES[_captured(walked, i)[0]] >= net),
+            max(won, key=lambda i: (PIECE_VALUES[_captured(walked, i)[0]], -i)),
+        )
     return Reading(walked, winner, net, won, returned, primary, promotion, engine_plies)
 
 
@@ -460,10 +466,15 @@ def _material_sentence(verb: str, reading: Reading) -> Explanation | None:
             f"{verb} {_san(walked, reading.promotion)}, promoting the pawn", ("promotion",)
         )
     piece, square = _captured(walked, reading.primary)
+    # Named where it stands now (where it is taken if it was not on the board then).
+    origin = _square_at(walked, square, reading.primary, 0)
+    square = square if origin is None else origin
     target = f"the {chess.piece_name(piece)} on {chess.square_name(square)}"
     won = target
     back = max(reading.returned, key=lambda p: PIECE_VALUES[p], default=None)
-    if back is not None and back != chess.PAWN:  # a pawn picked up on the way is not the price
+    # The price is named when it is a piece worth less than the one won: a pawn picked up on the
+    # way is not the price, and a dearer piece taken back means the line trades more than this.
+    if back is not None and back != chess.PAWN and PIECE_VALUES[back] < PIECE_VALUES[piece]:
         won += f" for {_a(back)}"
     for motif in (_fork, _skewer, _discovered, _pin, _trapped, _removed_defender, _hanging):
         found = motif(reading, verb, target, won)

@@ -16,6 +16,10 @@ cancel gets through while the engine searches. anywidget is imported only here a
 page's analysis board on a board, a game, a PGN text or a FEN, with the live engine; its ``.game``
 is the :class:`chess.pgn.Game` with the variations and comments made on the board.
 
+:func:`train` (or :class:`TrainWidget`, from :mod:`ferrochess.notebook_train`) opens the page's
+training board (``/train``) on puzzles made from games (a PGN, a file, a game) or on a player's
+cards in the games archive, rated and scheduled as on the page.
+
 :class:`NotebookGame` (in :mod:`ferrochess.notebook_game`, imported here too) is the same game
 without any user interface, driven from code.
 
@@ -44,6 +48,7 @@ from ferrochess.notebook_game import (
     check_think_time,
     color_of,
 )
+from ferrochess.notebook_train import Trainable, train
 from ferrochess.service.game import Settings, check_level
 from ferrochess.widget_comm import (
     PLAY_UI,
@@ -65,8 +70,11 @@ __all__ = [
     "ColorChoice",
     "NotebookGame",
     "PlayWidget",
+    "Trainable",
+    "TrainWidget",
     "analyse",
     "play",
+    "train",
     "tree_of",
 ]
 
@@ -141,14 +149,16 @@ if anywidget is not None:
 
 if anywidget is not None:
     from ferrochess.notebook_analysis import AnalysisWidget
+    from ferrochess.notebook_train import TrainWidget
 
 if not TYPE_CHECKING and anywidget is None:
     # so that ``from ferrochess.notebook import *`` still works
     __all__.remove("PlayWidget")
     __all__.remove("AnalysisWidget")
+    __all__.remove("TrainWidget")
 
     def __getattr__(name: str) -> Any:
-        if name in ("PlayWidget", "AnalysisWidget"):
+        if name in ("PlayWidget", "AnalysisWidget", "TrainWidget"):
             _require_anywidget()
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

@@ -35,7 +35,7 @@ from ferrochess.service.reading import (
 )
 from ferrochess.service.time_control import read_clocks, read_time_control
 
-__all__ = ["game_record", "read_submission", "row_pgn", "whole"]
+__all__ = ["game_record", "read_player", "read_submission", "row_pgn", "whole"]
 MAX_TIME_LENGTH = 64
 """Longest ISO-8601 text accepted for a date."""
 
@@ -46,20 +46,25 @@ MAX_TIME_LENGTH = 64
 def read_submission(game: Mapping[str, Any]) -> dict[str, Any]:
     """The ``games`` row of a submitted game (without ``id`` and ``created_at``), checked and
     judged. Fields: ``client_id`` (1 to 64 of ``[A-Za-z0-9_-]``), ``fen`` (the start; default
-    the standard one), ``moves`` (UCI), ``end`` (how it ended off the board, or None),
+    the standard one), ``chess960`` (true for a game of Chess960: stored with variant
+    "chess960"), ``moves`` (UCI), ``end`` (how it ended off the board, or None),
     ``human`` ("white"/"black"), ``level`` (a level's number), ``white`` and ``black`` (names:
     one line, at most 100 characters; default "White", "Black"), ``time_control``
     ("300+3", or None; :mod:`ferrochess.service.time_control`), ``clocks`` (seconds each mover
     had left after each move, None where unknown; at most one a move, only with a time control),
     ``started_at`` and ``finished_at`` (ISO-8601 or None; naive times are UTC; finished_at
     defaults to now and is never later than now). BadInput naming the field; a game that is
-    not over names ``moves``. The content hash covers every field above."""
+    not over names ``moves``; ``player`` (optional: the page's player id, 1 to 64 of
+    ``[A-Za-z0-9_-]``, whose training the game feeds; stored, never shown back). The content hash
+    covers every field above (``chess960`` only when true, so a standard game hashes as it did
+    before the variant was stored; ``player`` only when given)."""
     data = as_object(dict(game) if isinstance(game, Mapping) else game)
     client_id = data.get("client_id")
     if not isinstance(client_id, str) or not CLIENT_PATTERN.fullmatch(client_id):
         raise BadInput(
             "client_id", f"client_id must be 1 to {MAX_CLIENT_LENGTH} letters, digits, '-' or '_'"
         )
+    player = read_player(data.get("player"), required=False)
     judged = read_game(data)
     board = judged.board
     status = rules.status(board, judged.end)
@@ -96,8 +101,12 @@ def read_submission(game: Mapping[str, Any]) -> dict[str, Any]:
         "started_at": started_at,
         "finished_at": finished_given,
     }
+    if board.chess960:
+        content["chess960"] = True
+    if player is not None:
+        content["player"] = player
     named = opening_of(board)
-    return {
+    row = {
         "client_id": client_id,
         "content_hash": hashlib.sha256(canonical_json(content).encode()).hexdigest(),
         "finished_at": finished_at,
@@ -116,7 +125,23 @@ def read_submission(game: Mapping[str, Any]) -> dict[str, Any]:
         "opening_eco": None if named is None else named["eco"],
         "opening_name": None if named is None else named["name"],
         "started_at": started_at,
+        "variant": "chess960" if board.chess960 else "standard",
     }
+    if player is not None:  # left out otherwise: an archive opened older has no such column
+        row["player"] = player
+    return row
+
+
+def read_player(value: object, *, required: bool = True, field: str = "player") -> str | None:
+    """A player id (the page's random id, kept in the browser): 1 to 64 of ``[A-Za-z0-9_-]``;
+    None for None when not ``required``. BadInput naming ``field`` otherwise."""
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not CLIENT_PATTERN.fullmatch(value):
+        raise BadInput(
+            field, f"{field} must be 1 to {MAX_CLIENT_LENGTH} letters, digits, '-' or '_'"
+        )
+    return value
 
 
 def read_time(value: object, field: str) -> str | None:
@@ -159,9 +184,10 @@ def game_record(row: Mapping[Any, Any], *, full: bool) -> dict[str, Any]:
     """A stored game as the web layer shows it: ``id``, ``result``, ``termination`` (the name
     of :func:`ferrochess.rules.status`), ``plies``, ``human``, ``level``, ``white``, ``black``,
     ``time_control`` ("300+3" or None), ``opening`` ({eco, name} or None),
-    ``started_at``, ``finished_at``; ``full`` adds ``fen`` (the start), ``moves`` (UCI),
-    ``end``, ``clocks`` and ``status`` (:func:`ferrochess.rules.status` of the game: its reason
-    in words). The client's id is not shown."""
+    ``started_at``, ``finished_at``, ``variant`` ("standard" or "chess960"); ``full`` adds
+    ``fen`` (the start), ``moves`` (UCI), ``end``, ``clocks`` and ``status``
+    (:func:`ferrochess.rules.status` of the game: its reason in words). The client's id is not
+    shown."""
     record: dict[str, Any] = {
         "id": row["id"],
         "result": row["result"],
@@ -177,6 +203,7 @@ def game_record(row: Mapping[Any, Any], *, full: bool) -> dict[str, Any]:
         },
         "started_at": row["started_at"],
         "finished_at": row["finished_at"],
+        "variant": variant_of(row),
     }
     if full:
         end = None if row["end_json"] is None else json.loads(row["end_json"])
@@ -188,9 +215,16 @@ def game_record(row: Mapping[Any, Any], *, full: bool) -> dict[str, Any]:
     return record
 
 
+def variant_of(row: Mapping[Any, Any]) -> str:
+    """The stored game's variant: "standard" or "chess960" (a row read before schema version 3
+    has none: standard)."""
+    return str(row.get("variant") or "standard")
+
+
 def row_board(row: Mapping[Any, Any]) -> chess.Board:
-    """The stored game's final position, its moves on the move stack."""
-    board = chess.Board(row["start_fen"])
+    """The stored game's final position, its moves on the move stack (a Chess960 board for a
+    game of Chess960)."""
+    board = chess.Board(row["start_fen"], chess960=variant_of(row) == "chess960")
     for uci in split_moves(row["moves"]):
         board.push_uci(uci)
     return board

@@ -132,10 +132,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         return {"has_archive": "ferrochess_archive" in app.extensions}
 
     from ferrochess.web import games as games_pages
-    from ferrochess.web import play
+    from ferrochess.web import play, train
 
     app.register_blueprint(play.bp)
     app.register_blueprint(games_pages.bp)
+    app.register_blueprint(train.bp)  # /api/train/*: training from the archived games
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:

@@ -11,7 +11,7 @@ import os
 import re
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql as pg_dialect
@@ -45,6 +45,9 @@ from ferrochess.service.submission import (
 )
 from ferrochess.service.time_control import UNTIMED, read_time_control
 
+if TYPE_CHECKING:
+    from ferrochess.service.archive.training import TrainingQueries
+
 __all__ = ["MAX_PER_PAGE", "MAX_REVIEW_BYTES", "PGN_BATCH", "Archive", "filters"]
 
 PGN_BATCH = 200
@@ -57,6 +60,8 @@ ID_BYTES = 12
 """Random bytes of a public id: ``secrets.token_urlsafe(12)`` is 16 characters."""
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 RESULTS = ("1-0", "0-1", "1/2-1/2")
+VARIANT_VERSION = 3
+"""The schema version that added ``games.variant`` (:mod:`~ferrochess.service.archive.schema`)."""
 
 
 class Archive:
@@ -107,6 +112,14 @@ class Archive:
     def __repr__(self) -> str:
         return f"<Archive {self.name} version {self.version}>"
 
+    @property
+    def training(self) -> TrainingQueries:
+        """The training tables' queries (:mod:`~ferrochess.service.archive.training`);
+        ArchiveError for an archive opened at a schema version without them."""
+        from ferrochess.service.archive.training import TrainingQueries
+
+        return TrainingQueries(self)
+
     # --- writing --------------------------------------------------------------------------------
 
     def store_game(self, game: Mapping[str, Any]) -> tuple[str, bool]:
@@ -114,8 +127,15 @@ class Archive:
         public id and whether it was stored now (True) or already there (False: the same
         ``client_id`` with the same content). ArchiveConflict for the same ``client_id`` with
         other content; BadInput naming the field for a bad one, and naming ``moves`` for a game
-        that is not over."""
+        that is not over. An archive opened at a schema version before 3 (``upgrade_to``) has no
+        ``variant`` column: it stores standard games only (ArchiveError for Chess960)."""
         row = read_submission(game)
+        if self.version < VARIANT_VERSION:
+            if row.pop("variant") != "standard":
+                raise ArchiveError(
+                    f"the games database has schema version {self.version}, which stores no "
+                    f"Chess960 game (version {VARIANT_VERSION} does)"
+                )
         with self._guard():
             for _ in range(3):  # a new id again on the (astronomically rare) clash of two ids
                 row["id"] = secrets.token_urlsafe(ID_BYTES)

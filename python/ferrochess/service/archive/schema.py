@@ -6,7 +6,11 @@ version; :func:`upgrade` applies each missing step in its own transaction togeth
 version bump (under a lock, so processes opening one database at once apply it once), and refuses
 a database newer than this code with an :class:`~ferrochess.service.archive.errors.ArchiveError`.
 Version 1 is the ``games`` table; version 2 adds ``reviews`` and the index the games list is read
-by. A released step never changes: a later change of the schema is a new step.
+by; version 3 adds the games' ``variant`` ("standard" or "chess960", "standard" for the rows
+before it); version 4 adds the games' ``player`` (the page's player id, null before) and the
+training tables (``training_*``: puzzles, mined games, cards, attempts, player and puzzle
+ratings). A released step never changes: a later change of the schema is a new step (a column
+a later step adds is left out of the table an earlier step creates: :data:`ADDED_BY_STEP`).
 """
 
 from __future__ import annotations
@@ -22,9 +26,13 @@ from ferrochess.service.archive.database import writer
 from ferrochess.service.archive.errors import ArchiveError
 from ferrochess.service.reading import MAX_CLIENT_LENGTH
 
-__all__ = ["SCHEMA_VERSION", "STEPS", "games", "read_version", "reviews", "upgrade"]
+__all__ = [
+    "SCHEMA_VERSION", "STEPS", "VARIANTS", "games", "read_version", "reviews", "upgrade",
+    "training_attempts", "training_cards", "training_mined", "training_players",
+    "training_puzzle_ratings", "training_puzzles",
+]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 4
 """The schema version this code reads and writes (the last of :data:`STEPS`)."""
 ADVISORY_LOCK = 0x66657272  # "ferr": PostgreSQL's lock that serialises schema steps
 
@@ -78,7 +86,16 @@ games = sa.Table(
     sa.Column("opening_eco", sa.String(8), nullable=True),
     sa.Column("opening_name", sa.Text, nullable=True),
     sa.Column("started_at", sa.String(40), nullable=True),
+    # added by step 3: "standard" or "chess960" (the start's castling rules)
+    sa.Column("variant", sa.String(16), nullable=False, server_default="standard"),
+    # added by step 4: the page's player id (a random id kept in the browser), or null
+    sa.Column("player", sa.String(MAX_CLIENT_LENGTH), nullable=True),
 )
+
+VARIANTS = ("standard", "chess960")
+"""The values of ``games.variant``."""
+ADDED_BY_STEP: dict[str, int] = {"variant": 3, "player": 4}
+"""The columns of ``games`` that a later step adds (name: the step), left out of step 1's table."""
 
 reviews = sa.Table(
     "reviews",
@@ -92,10 +109,93 @@ games_order = sa.Index(None, games.c.finished_at, games.c.id)
 """The games list's order (newest first: finished_at, then id). Created by step 2, not with the
 table (CreateTable leaves indexes out)."""
 
+# --- training (step 4): puzzles from a player's games, their cards, attempts and ratings ---------
+PLAYER_TEXT = MAX_CLIENT_LENGTH
+
+training_puzzles = sa.Table(
+    "training_puzzles",
+    metadata,
+    sa.Column("id", ordered_text(16), primary_key=True),  # Puzzle.id
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("puzzle_json", sa.Text, nullable=False),  # Puzzle.to_dict()
+    sa.Column("created_at", sa.String(40), nullable=False),
+)
+
+training_mined = sa.Table(  # each game is mined once
+    "training_mined",
+    metadata,
+    sa.Column("game_id", ordered_text(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("player", sa.String(PLAYER_TEXT), nullable=False),
+    sa.Column("cards", sa.Integer, nullable=False),  # cards made from it
+    sa.Column("mined_at", sa.String(40), nullable=False),
+)
+
+training_cards = sa.Table(  # a player's card of a puzzle: its FSRS state
+    "training_cards",
+    metadata,
+    sa.Column("player", ordered_text(PLAYER_TEXT), primary_key=True),
+    sa.Column("puzzle_id", ordered_text(16), sa.ForeignKey("training_puzzles.id"),
+              primary_key=True),
+    sa.Column("game_id", ordered_text(32), nullable=True),
+    sa.Column("card_json", sa.Text, nullable=False),  # fsrs Card.to_dict()
+    sa.Column("due", ordered_text(40), nullable=False),  # the card's due time, as time_text
+    sa.Column("created_at", sa.String(40), nullable=False),
+)
+
+training_attempts = sa.Table(
+    "training_attempts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("player", ordered_text(PLAYER_TEXT), nullable=False),
+    sa.Column("puzzle_id", ordered_text(16), sa.ForeignKey("training_puzzles.id"),
+              nullable=False),
+    sa.Column("solved", sa.Boolean, nullable=False),
+    sa.Column("seconds", sa.Float, nullable=True),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("at", sa.String(40), nullable=False),
+)
+
+training_players = sa.Table(  # a player's puzzle rating (Glicko-2)
+    "training_players",
+    metadata,
+    sa.Column("player", ordered_text(PLAYER_TEXT), primary_key=True),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("deviation", sa.Float, nullable=False),
+    sa.Column("volatility", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.String(40), nullable=False),
+)
+
+training_puzzle_ratings = sa.Table(  # a puzzle's own rating (Glicko-2)
+    "training_puzzle_ratings",
+    metadata,
+    sa.Column("puzzle_id", ordered_text(16), sa.ForeignKey("training_puzzles.id"),
+              primary_key=True),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("deviation", sa.Float, nullable=False),
+    sa.Column("volatility", sa.Float, nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.String(40), nullable=False),
+)
+
+TRAINING_TABLES = (training_puzzles, training_mined, training_cards, training_attempts,
+                   training_players, training_puzzle_ratings)
+games_by_player = sa.Index(None, games.c.player, games.c.finished_at)
+cards_due = sa.Index(None, training_cards.c.player, training_cards.c.due)
+attempts_by_puzzle = sa.Index(None, training_attempts.c.player, training_attempts.c.puzzle_id)
+
+
+def _games_as_created() -> sa.Table:
+    """``games`` as step 1 creates it: without the columns later steps add."""
+    table = sa.Table(games.name, sa.MetaData(naming_convention=metadata.naming_convention))
+    for column in games.columns:
+        if column.name not in ADDED_BY_STEP:
+            table.append_column(column._copy())
+    return table
+
 
 def _step_1(connection: Connection) -> None:
     """Version 1: the games."""
-    connection.execute(CreateTable(games))
+    connection.execute(CreateTable(_games_as_created()))
 
 
 def _step_2(connection: Connection) -> None:
@@ -104,7 +204,36 @@ def _step_2(connection: Connection) -> None:
     connection.execute(CreateIndex(games_order))
 
 
-STEPS: list[tuple[int, Callable[[Connection], None]]] = [(1, _step_1), (2, _step_2)]
+def _step_3(connection: Connection) -> None:
+    """Version 3: each game's variant, "standard" for the games stored before."""
+    column = games.c.variant
+    kind = column.type.compile(dialect=connection.dialect)
+    connection.execute(
+        sa.text(
+            f"ALTER TABLE {games.name} ADD COLUMN {column.name} {kind} "
+            "DEFAULT 'standard' NOT NULL"
+        )
+    )
+
+
+def _step_4(connection: Connection) -> None:
+    """Version 4: each game's player (null for the games stored before), and training."""
+    column = games.c.player
+    kind = column.type.compile(dialect=connection.dialect)
+    connection.execute(sa.text(f"ALTER TABLE {games.name} ADD COLUMN {column.name} {kind}"))
+    connection.execute(CreateIndex(games_by_player))
+    for table in TRAINING_TABLES:
+        connection.execute(CreateTable(table))
+    connection.execute(CreateIndex(cards_due))
+    connection.execute(CreateIndex(attempts_by_puzzle))
+
+
+STEPS: list[tuple[int, Callable[[Connection], None]]] = [
+    (1, _step_1),
+    (2, _step_2),
+    (3, _step_3),
+    (4, _step_4),
+]
 """The schema's steps in order: ``(version, step)``; each runs in one transaction with its
 version bump. Never change a released step; add one."""
 

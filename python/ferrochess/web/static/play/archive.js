@@ -13,8 +13,10 @@
 //
 // Only the page mounts this (where #app says `data-archive`); the notebook widget has no archive.
 
+import { playerId } from "../ui/player.js";
 import { clockSeconds, timeControlTag } from "./clock.js";
 import { playerNames } from "./handoff.js";
+import { startOf } from "./variant.js";
 
 export const OUTBOX_KEY = "ferrochess.archive.outbox";
 export const STORED_KEY = "ferrochess.archive.stored";
@@ -54,14 +56,16 @@ export function readGameRecord(saved) {
 
 /** POST api/games's body for a finished game (game.js's PlayGame), or null for a game with no
  * move played (a position set up already over, a resignation before any move: nothing to keep).
- * The time control as its PGN tag ("180+2"), each move's clock in seconds (the PGN's [%clk]). */
+ * The time control as its PGN tag ("180+2"), each move's clock in seconds (the PGN's [%clk]);
+ * `player`, this browser's player id (ui/player.js), so the game counts as its player's. */
 export function submission(game) {
   if (!game.moves.length || !game.record) return null;
   const [white, black] = playerNames(game);
   const body = {
-    client_id: game.record.id, fen: game.fen, moves: game.moves.slice(), end: game.end || null,
+    client_id: game.record.id, ...startOf(game), moves: game.moves.slice(), end: game.end || null,
     human: game.human, level: game.level, white, black, time_control: null, clocks: [],
     started_at: game.record.startedAt, finished_at: game.record.finishedAt,
+    player: playerId(), // whose game it is: the training page finds its puzzles by it
   };
   const tag = timeControlTag(game.timeControl);
   if (tag) {
