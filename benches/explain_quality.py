@@ -18,7 +18,10 @@ review limit), and its sentence is sorted:
 - **false**: a sentence that says what Stockfish's line does not do: a mate it does not give, a
   piece it does not take (a missed-win sentence is checked against Stockfish's best line instead).
 
-Blunders whose refutation wins no material (labelled ``positional``) are counted apart: for them
+The **tactical** blunders, whose refutation mates or wins at least two pawns' worth (a piece, the
+exchange, two pawns), are the measure; those whose refutation wins a single pawn (often after
+quiet moves, where a sentence is least sure) are counted apart, with the same sorting. Blunders
+whose refutation wins no material (labelled ``positional``) are counted apart too: for them
 silence is right, a missed-win sentence that Stockfish's best line bears out is matched, and a
 sentence that names what Stockfish's lines do not take, or a mate they do not give, is false.
 
@@ -117,6 +120,19 @@ def sort_sentence(entry: dict[str, Any], sentence: str | None) -> str:
     return {"matched": "matched", "partial": "missed", "false": "false"}[verdict]
 
 
+GROUPS = ("tactical", "pawn", "positional")
+
+
+def group_of(label: dict[str, Any]) -> str:
+    """``tactical`` (the refutation mates, promotes or wins two pawns or more), ``pawn`` (it wins
+    one pawn) or ``positional`` (it wins nothing)."""
+    if label["kind"] == "positional":
+        return "positional"
+    if label["kind"] == "material" and label["net"] < 2:
+        return "pawn"
+    return "tactical"
+
+
 def review(ferrochess: Any, engine: Any, entry: dict[str, Any], nodes: int) -> dict[str, Any]:
     board = chess.Board(entry["fen"])
     move = chess.Move.from_uci(entry["move"])
@@ -141,14 +157,14 @@ def main(argv: list[str] | None = None) -> int:
     with ferrochess.Engine(book=None) as engine:
         for path in args.sets:
             entries = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-            counts = {"tactical": {}, "positional": {}}
+            counts: dict[str, dict[str, int]] = {group: {} for group in GROUPS}
             motif = 0
             rows = []
             for entry in entries:
                 reviewed = review(ferrochess, engine, entry, args.nodes)
                 sentence = reviewed["explanation"] if reviewed["judgement"] else None
                 verdict = sort_sentence(entry, sentence)
-                group = "positional" if entry["label"]["kind"] == "positional" else "tactical"
+                group = group_of(entry["label"])
                 counts[group][verdict] = counts[group].get(verdict, 0) + 1
                 if group == "tactical" and verdict == "matched" and reviewed.get("motifs"):
                     motif += 1
@@ -173,7 +189,8 @@ def main(argv: list[str] | None = None) -> int:
                 n = counts["tactical"].get(verdict, 0)
                 print(f"  {verdict:8} {n:4}  {100 * share.get(verdict, 0):5.1f}%")
             print(f"  matched naming a motif: {motif}")
-            print(f"  positional: {counts['positional']}")
+            print(f"  a pawn ({sum(counts['pawn'].values())}): {counts['pawn']}")
+            print(f"  positional ({sum(counts['positional'].values())}): {counts['positional']}")
     emit_json(args.json, results)
     return 0
 

@@ -52,6 +52,10 @@ def test_mate_names_the_count_and_the_first_move() -> None:
         # Latifah - Kariyawasam, Asian Junior Girls 2025, Waskaduwa: 25...Kf8?? 26.Bc5+ Re7 27.Qh8#.
         ("r3r1k1/1q3ppQ/p1R4p/1p2P3/1P1B4/3B4/P2b1PPP/4R1K1 b - - 7 25", "Kf8", 2,
          ["d4c5", "e8e7", "h7h8"], "allows a back-rank mate in 2: Bc5+"),
+        # Emma20 - sstratega, lichess.org/9jdTMqpb, 2025: 30...Rxd8?? 31.Rxd8+ Rf8 32.Qc4+ Kh8
+        # 33.Rxf8#.
+        ("3R1rk1/pp3rpp/8/2P1pP2/4P3/2Q4P/5qP1/3R3K b - - 0 30", "Rxd8", 3,
+         ["d1d8", "f7f8", "c3c4", "g8h8", "d8f8"], "allows a back-rank mate in 3: Rxd8+"),
         # Yu Shi - Xie Jianjun, ch-CHN 2025, Xinghua: 25.Kg1?? Qh2+ 26.Kf1 Qh1#.
         ("4r1k1/1bp2p1p/p2b2p1/8/7q/2N1B3/PPP1QPP1/R2R3K w - - 1 25", "Kg1", -2,
          ["h4h2", "g1f1", "h2h1"], "allows a back-rank mate in 2: ...Qh2+"),
@@ -105,6 +109,90 @@ def test_a_discovered_attack_names_the_piece_whose_line_opens() -> None:
         "and wins the knight on f6"
     )
     assert found.motifs == ("discoveredAttack",)
+
+
+def test_a_discovered_attack_on_a_rook_in_the_corner() -> None:
+    # dmiha - Davide21, lichess.org/eHOsUD78, 2025: 8.Nxf7?? Kxf7 9.g4 Bh4+ 10.Kd2 d4: the pawn
+    # leaves the long diagonal and the bishop on b7 hits the rook on h1.
+    found = said(
+        "rn1qk2r/pbp1bppp/1p2p3/3pPnN1/5P2/2NP4/PPP3PP/R1BQKB1R w KQkq - 3 8", "Nxf7",
+        {"cp": -319}, ["e8f7", "g2g4", "e7h4", "e1d2", "d5d4", "g4f5", "d4c3", "b2c3"],
+    )  # fmt: skip
+    assert found.text == (
+        "allows a discovered attack: ...d4 opens the bishop's line to the rook, "
+        "and wins the rook on h1"
+    )
+
+
+def test_a_pin_made_by_a_check_that_must_be_blocked() -> None:
+    # Alekseenko - Tsamalaidze, Lipetsk 2025: 40.Nxg7?? Rb1+ 41.Kg2 Qa8+ 42.Qf3 (the queen
+    # blocks and is pinned to the king) Bh3+ 43.Kxh3 Qxf3.
+    found = said(
+        "4q2k/3b2b1/7p/p1R2Np1/6Q1/6P1/1rN2P1P/6K1 w - - 0 40", "Nxg7", {"cp": -515},
+        ["b2b1", "g1g2", "e8a8", "g4f3", "d7h3", "g2h3", "a8f3", "c2e3"],
+    )  # fmt: skip
+    assert found.text == (
+        "allows a pin: after ...Qa8+ the queen blocks the check and is pinned to the king, "
+        "and it wins the queen on g4 for a bishop"
+    )
+    assert found.motifs == ("pin",)
+
+
+def test_a_skewer_wins_the_piece_behind() -> None:
+    # Hamadeh - Kaloust, Beirut 2025: 13.d5?? Ne5 14.Bc2 Bxc4 hits the queen on e2 with the rook
+    # on f1 behind it: 15.Qf2 Bxf1.
+    found = said(
+        "r1q1k2r/p2n1ppp/bp1pp3/n1p3B1/2PPP3/P1PB1P1N/4Q1PP/R4RK1 w kq - 0 13", "d5",
+        {"cp": -122}, ["d7e5", "d3c2", "a6c4", "e2f2", "c4f1", "a1f1", "e8g8", "f2g3"],
+    )  # fmt: skip
+    assert found.text == (
+        "allows a skewer: ...Bxc4 attacks the queen and, behind it, wins the rook on f1 "
+        "for a bishop"
+    )
+    assert found.motifs == ("skewer",)
+
+
+def test_taking_the_defender_first() -> None:
+    # Vuckovic - Prokhorov, Novi Sad 2025: 21.Bd4?? Rxd4 22.Rxd4 Bxe5: the bishop that guarded
+    # the pawn on e5 is taken first.
+    found = said(
+        "2rrb1k1/ppb1qppp/2p1p3/4P3/1PP4P/P5P1/1BQ2PB1/R2R2K1 w - - 1 21", "Bd4", {"cp": -62},
+        ["d8d4", "d1d4", "c7e5", "d4d1", "e5a1", "d1a1", "c8d8", "a1d1"],
+    )  # fmt: skip
+    assert found.text == "allows ...Rxd4, which removes the defender of the pawn on e5 and wins it"
+    assert found.motifs == ("capturingDefender",)
+
+
+def test_a_promotion() -> None:
+    # Ismayilov - Choubey, Shamakhi 2025: 76.Bxh5?? f2 77.Bg4 f1=Q.
+    found = said(
+        "8/8/3P2B1/4K2p/6bP/5pk1/8/8 w - - 0 76", "Bxh5", {"cp": -524},
+        ["f3f2", "h5g4", "f2f1q", "g4e6", "f1f4", "e5d5", "f4f3", "d5e5"],
+    )  # fmt: skip
+    assert (found.text, found.motifs) == (
+        "allows ...f2 and ...f1=Q, promoting the pawn", ("promotion",)
+    )
+
+
+def test_a_missed_mate_and_a_missed_fork() -> None:
+    # Chessbru514 - Prince_Ablex, lichess.org/j9ZM5KmL, 2025: 20.Nd6+?? where 20.Qxd7# mates.
+    fen = "r3kb1r/3n1p1p/p1n1p1pB/1p2P3/4N2q/5P2/PP1Q1P1P/1BRR2K1 w kq - 5 20"
+    found = said(fen, "Nd6+", {"cp": 413}, ["f8d6", "c1c6"], score_before={"mate": 1},
+                 best_line=[chess.Board(fen).parse_san("Qxd7#")])  # fmt: skip
+    assert (found.text, found.motifs) == ("misses mate in 1: Qxd7#", ("mate",))
+    # lucialarrottica - MedievalPear, lichess.org/LDe5xtLL, 2025: 6...a6?, where 6...Qa5+
+    # forks the king and the knight on c5.
+    fen = "r1bqk2r/pp1pppbp/2n2np1/2N5/4P3/3P1P2/PPP3PP/R1BQKBNR b KQkq - 0 6"
+    best = [chess.Move.from_uci(uci) for uci in ("d8a5", "c2c3", "a5c5")]
+    found = said(fen, "a6", {"cp": 113}, ["d3d4", "e7e5", "d4e5"], score_before={"cp": -150},
+                 best_line=best)  # fmt: skip
+    assert found.text == (
+        "misses a fork: ...Qa5+ attacks the king and the knight, and wins the knight on c5"
+    )
+    # A quiet best move: what it would win is too far off to say.
+    quiet = [chess.Move.from_uci(uci) for uci in ("g8h8", "c2c3", "d8a5")]
+    assert said(fen, "a6", {"cp": 113}, ["d3d4"], score_before={"cp": -150},
+                best_line=quiet) is None  # fmt: skip
 
 
 def test_a_hanging_piece_the_line_takes_first() -> None:

@@ -10,7 +10,8 @@ though it is not the line's (as lichess counts it), any of an opening drill's ac
 counts, a Chess960 puzzle castles with the king taken onto its rook, and "n" goes to the next
 puzzle; the opponent's reply comes by itself after a right move. The play page sends this
 browser's player id with every game it archives and links to /train (without an archive, /train
-says there is no training). The notebook widget (ferrochess.notebook.train) mounts the same board
+says there is no training), and a blunder played on the play page becomes, once archived, a
+puzzle that /train finds and the player solves. The notebook widget (ferrochess.notebook.train) mounts the same board
 from the page's modules and solves against the kernel. Skips without Chromium or Playwright."""
 
 from __future__ import annotations
@@ -306,6 +307,30 @@ def test_the_play_page_archives_with_the_player_id_and_links_to_training(
     assert status == 201 and body["player"] == "my-browser-id"
     games = served.app.extensions["ferrochess_archive"].training.player_games("my-browser-id")
     assert len(games) == 1 and games[0]["human"] == "white"
+
+
+def test_a_blunder_played_on_the_page_becomes_a_puzzle_on_train(page: Page, served: Served) -> None:
+    # The whole way, as a player meets it: a game played on the play page (set up before
+    # 3...Nf6??, Black to move: the player is Black), lost to the engine's 4.Qxf7#, archived
+    # with this browser's id; then /train finds the puzzle in it and it is solved there.
+    open_page(page, served.url)
+    page.evaluate("([key, id]) => localStorage.setItem(key, id)", [PLAYER_KEY, PLAYER])
+    page.reload()
+    wait_state(page, "ready")
+    page.select_option('#app [data-role="level"]', "10")
+    load_fen(page, "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3")
+    click_move(page, "g8", "f6")
+    wait_state(page, "over")
+    [(body, status)] = served.wait_answered("/api/games", TIMEOUT_MS / 1000)
+    assert status == 201 and body["player"] == PLAYER and body["moves"] == ["g8f6", "h5f7"]
+
+    page.goto(served.url + "train")
+    assert wait_train(page, "empty") == "empty"
+    mine_from_the_page(page)
+    expect_placement(page, SCHOLAR_FEN)
+    assert text(page, "turn") == "Your turn: find the best move for White."
+    click_move(page, "h5", "f7")
+    assert wait_train(page, "solved", "failed") == "solved"
 
 
 # --- the notebook widget's front end --------------------------------------------------------------

@@ -14,9 +14,12 @@ that applies, as a phrase that follows the move's SAN ("Bg4 allows a fork: ...")
 2. **material**: the refutation is walked (:data:`LINE_PLIES` plies, then its last position's
    pending captures are settled by :func:`settle`, a capture-only search over material). The
    pieces of the mover it takes, less the trades (a piece the mover takes back for one of equal
-   worth cancels one of them), are what it wins; the most valuable is named with the square where
-   it is taken, and a piece of lesser worth taken back is named too ("wins the queen on d1 for a
-   rook"). Nothing is said unless the mover ends at least a pawn down (1/3/3/5/9). How it is won is
+   worth cancels one of them; a capture by the move itself counts as taken back), are what it
+   wins; the first of them worth more than half the gain (else the most valuable) is named, with
+   the square where it stands, and a piece of lesser worth taken back is named too ("wins the
+   queen on d1 for a rook"). Nothing is said unless the mover ends at least a pawn down
+   (1/3/3/5/9) and the evaluations fell by :data:`CENTIPAWNS_PER_PAWN` a pawn of it; without a
+   motif, only a loss the line takes soon is said. How it is won is
    the first motif that fits, each a small function over the walked line: a **fork** (the piece
    that takes it first attacked it and another piece of more worth, or undefended, or the king),
    a **skewer** (a line piece attacked a more valuable piece, which moved, and took the piece
@@ -312,11 +315,12 @@ def read_line(
         return None
     primary = None
     if won:
-        # The first piece won that is worth half the line's gain or more: the later a line's
+        # The first piece won that is worth more than half the line's gain: the later a line's
         # move, the less sure it is, so a line that wins a bishop at once and a rook later
-        # names the bishop; a pawn taken on the way to a rook does not count.
+        # names the bishop (when the rook is not most of the gain); a pawn taken on the way to
+        # a rook does not count.
         primary = next(
-            (i for i in won if 2 * PIECE_VALUES[_captured(walked, i)[0]] >= net),
+            (i for i in won if 2 * PIECE_VALUES[_captured(walked, i)[0]] > net),
             max(won, key=lambda i: (PIECE_VALUES[_captured(walked, i)[0]], -i)),
         )
     return Reading(walked, winner, net, won, returned, primary, promotion, engine_plies)
@@ -462,9 +466,10 @@ def _material_sentence(verb: str, reading: Reading) -> Explanation | None:
     walked = reading.walk
     if reading.primary is None:
         assert reading.promotion is not None
-        return Explanation(
-            f"{verb} {_san(walked, reading.promotion)}, promoting the pawn", ("promotion",)
-        )
+        promotes = _san(walked, reading.promotion)
+        first = _san(walked, 0)
+        how = promotes if reading.promotion == 0 else f"{first} and {promotes}"
+        return Explanation(f"{verb} {how}, promoting the pawn", ("promotion",))
     piece, square = _captured(walked, reading.primary)
     # Named where it stands now (where it is taken if it was not on the board then).
     origin = _square_at(walked, square, reading.primary, 0)
@@ -582,7 +587,7 @@ def _skewer(reading: Reading, verb: str, prey: str, won: str) -> Explanation | N
         return None
     name = chess.piece_name(front_piece)
     return Explanation(
-        f"{verb} a skewer: {_san(walked, k - 2)} attacks the {name}, and wins {won} behind it",
+        f"{verb} a skewer: {_san(walked, k - 2)} attacks the {name} and, behind it, wins {won}",
         ("skewer",),
     )
 
@@ -632,8 +637,9 @@ def _discovered(reading: Reading, verb: str, prey: str, won: str) -> Explanation
 
 def _pin(reading: Reading, verb: str, prey: str, won: str) -> Explanation | None:
     """The primary piece stood pinned (to its king, or to a piece of more worth behind it on a
-    line piece's line) after the blunder, or after a move of the winner that pinned it (named),
-    and the line then wins it."""
+    line piece's line) after the blunder, or became pinned on the way, by a move of the winner
+    (named) or by blocking the winner's check, and stayed pinned until the line took it. A pawn
+    counts as pinned only to its king."""
     walked, k = reading.walk, reading.primary
     assert k is not None
     if k == 0:
@@ -641,30 +647,44 @@ def _pin(reading: Reading, verb: str, prey: str, won: str) -> Explanation | None
     loser = not reading.winner
     square = walked.plies[k].to_square
     piece = walked.boards[k].piece_type_at(square) or chess.PAWN
-    origin = _square_at(walked, square, k, 0)
-    if origin == square and verb == "allows":
-        behind = _pinned_to(walked.boards[0], origin, loser)
-        if behind is not None and (piece != chess.PAWN or behind == chess.KING):
-            return Explanation(
-                f"leaves the {chess.piece_name(piece)} on {chess.square_name(origin)} pinned to "
-                f"the {chess.piece_name(behind)}: {_san(walked, 0)} wins it",
-                ("pin",),
-            )
+    name = chess.piece_name(piece)
+
+    def pinned(index: int) -> chess.PieceType | None:
+        """What the piece is pinned to before ply ``index``, if it already stands where it is
+        taken."""
+        there = _square_at(walked, square, k, index)
+        if there != square:
+            return None
+        behind = _pinned_to(walked.boards[index], square, loser)
+        return behind if piece != chess.PAWN or behind == chess.KING else None
+
+    if pinned(0) is not None:
+        if verb != "allows":
+            return None
+        behind = chess.piece_name(pinned(0) or chess.KING)
+        return Explanation(
+            f"leaves the {name} on {chess.square_name(square)} pinned to the {behind}: "
+            f"{_san(walked, k)} wins it",
+            ("pin",),
+        )
     for j in range(k):
-        if walked.boards[j].turn != reading.winner:
+        behind_type = pinned(j + 1)
+        if behind_type is None:
             continue
-        there = _square_at(walked, square, k, j + 1)
-        if there is None:
-            continue
-        behind = _pinned_to(walked.boards[j + 1], there, loser)
-        # The piece stays pinned where it stands until it is taken; a pawn only to its king.
-        if (behind is not None and there == square and walked.plies[j].to_square != there
-                and (piece != chess.PAWN or behind == chess.KING)):  # fmt: skip
+        behind = chess.piece_name(behind_type)
+        if walked.boards[j].turn == reading.winner:
             return Explanation(
-                f"{verb} a pin: {_san(walked, j)} pins the {chess.piece_name(piece)} to the "
-                f"{chess.piece_name(behind)}, and wins {won}",
+                f"{verb} a pin: {_san(walked, j)} pins the {name} to the {behind}, "
+                f"and wins {won}",
                 ("pin",),
             )
+        if j > 0 and walked.boards[j].is_check() and walked.plies[j].to_square == square:
+            return Explanation(
+                f"{verb} a pin: after {_san(walked, j - 1)} the {name} blocks the check and is "
+                f"pinned to the {behind}, and it wins {won}",
+                ("pin",),
+            )
+        return None
     return None
 
 

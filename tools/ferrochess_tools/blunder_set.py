@@ -237,12 +237,16 @@ def main(argv: list[str] | None = None) -> int:
         "from their stored lines into --out, without searching",
     )
     args = parser.parse_args(argv)
+    seen: set[tuple[str, str]] = set()  # a game in two files is labelled once
     if args.relabel:
         with args.out.open("w", encoding="utf-8") as out:
             for path in args.pgn:
                 for line in path.read_text(encoding="utf-8").splitlines():
-                    if line.strip():
-                        out.write(json.dumps(relabel(json.loads(line))) + "\n")
+                    entry = json.loads(line) if line.strip() else None
+                    if entry is None or (entry["fen"], entry["move"]) in seen:
+                        continue
+                    seen.add((entry["fen"], entry["move"]))
+                    out.write(json.dumps(relabel(entry)) + "\n")
         return 0
     found = 0
     with chess.engine.SimpleEngine.popen_uci(args.engine) as engine:
@@ -253,6 +257,9 @@ def main(argv: list[str] | None = None) -> int:
                 for count, entry in enumerate(blunders(game, engine, args.scan_depth, args.depth)):
                     if count >= args.per_game:
                         break
+                    if (entry["fen"], entry["move"]) in seen:
+                        continue
+                    seen.add((entry["fen"], entry["move"]))
                     out.write(json.dumps(entry) + "\n")
                     out.flush()
                     found += 1
