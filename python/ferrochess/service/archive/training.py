@@ -171,20 +171,10 @@ class TrainingQueries:
     def next_card(self, player: str, now: str) -> StoredCard | None:
         """The player's card due longest ago at ``now`` (time text; ties by puzzle id), or None
         when none is due."""
-        statement = (
-            sa.select(training_cards.c.card_json, training_cards.c.due,
-                      training_puzzles.c.puzzle_json)
-            .select_from(training_cards.join(
-                training_puzzles, training_puzzles.c.id == training_cards.c.puzzle_id))
-            .where(training_cards.c.player == player, training_cards.c.due <= now)
-            .order_by(training_cards.c.due, training_cards.c.puzzle_id)
-            .limit(1)
-        )  # fmt: skip
-        with self.archive._guard(), self.archive.engine.begin() as connection:
-            row = connection.execute(statement).first()
-        if row is None:
-            return None
-        return StoredCard(json.loads(row.puzzle_json), json.loads(row.card_json), row.due)
+        return self._first_card(
+            (training_cards.c.player == player, training_cards.c.due <= now),
+            (training_cards.c.due, training_cards.c.puzzle_id),
+        )
 
     def counts(self, player: str, now: str) -> dict[str, int]:
         """``{"due", "total"}``: the player's cards due at ``now`` and all their cards."""
@@ -201,12 +191,20 @@ class TrainingQueries:
 
     def card(self, player: str, puzzle_id: str) -> StoredCard | None:
         """The player's card of ``puzzle_id``, or None."""
+        return self._first_card(
+            (training_cards.c.player == player, training_cards.c.puzzle_id == puzzle_id), ()
+        )
+
+    def _first_card(self, where: tuple[Any, ...], order: tuple[Any, ...]) -> StoredCard | None:
+        """The first card (with its puzzle) where all of ``where`` hold, in ``order``."""
         statement = (
             sa.select(training_cards.c.card_json, training_cards.c.due,
                       training_puzzles.c.puzzle_json)
             .select_from(training_cards.join(
                 training_puzzles, training_puzzles.c.id == training_cards.c.puzzle_id))
-            .where(training_cards.c.player == player, training_cards.c.puzzle_id == puzzle_id)
+            .where(*where)
+            .order_by(*order)
+            .limit(1)
         )  # fmt: skip
         with self.archive._guard(), self.archive.engine.begin() as connection:
             row = connection.execute(statement).first()
