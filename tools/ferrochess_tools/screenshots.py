@@ -1,18 +1,22 @@
-"""The analysis board's pictures in docs/, made again by one command.
+"""The analysis board's and the training page's pictures in docs/, made again by one command.
 
 ``python -m ferrochess_tools.screenshots [DOCS]`` serves the play app on a free port, opens the
 analysis board in Debian's Chromium (Playwright, never a downloaded browser) at a laptop's width
 and at a phone's (390 px), imports an annotated game with variations, goes to a position of it,
 turns the live engine on with three lines and waits until it has searched deep enough to show
 them, then writes ``analysis-desktop.png`` and ``analysis-phone.png`` into DOCS (default
-``docs``). The notebook's picture (``notebook-analysis.png``) is made by
-tests/test_notebook_jupyterlab.py in tests/artifacts/, which a person copies into docs/.
+``docs``). It then serves the app again with a games archive in a temporary SQLite file, stores a
+game the player lost to a blunder (3...Nf6?? 4.Qxf7#), opens ``/train`` as that player, finds the
+puzzle in the game from the page and writes ``train-desktop.png``. The notebook's picture
+(``notebook-analysis.png``) is made by tests/test_notebook_jupyterlab.py in tests/artifacts/,
+which a person copies into docs/.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import tempfile
 import threading
 from pathlib import Path
 
@@ -89,10 +93,52 @@ def take(docs: Path) -> list[Path]:
     return written
 
 
+BLUNDER = ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"]
+"""The game the training page's picture finds a puzzle in: Black (the player) allows 4.Qxf7#."""
+PLAYER = "docs-picture"
+
+
+def take_train(docs: Path) -> Path:
+    """Writes ``train-desktop.png`` into ``docs``; returns its path."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"FERROCHESS_ENGINES": 1,
+                          "FERROCHESS_DATABASE": str(Path(folder) / "games.sqlite3")})  # fmt: skip
+        archive = app.extensions["ferrochess_archive"]
+        archive.store_game({"client_id": "docs-picture-game", "moves": BLUNDER, "human": "black",
+                            "level": 1, "white": "ferrochess level 1", "black": "You",
+                            "player": PLAYER})  # fmt: skip
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_port}/"
+        target = docs / "train-desktop.png"
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                page = browser.new_page(viewport=SIZES["desktop"])
+                page.set_default_timeout(TIMEOUT_MS)
+                page.goto(url + "api/levels")  # the origin, to write the page's player id
+                page.evaluate("(id) => localStorage.setItem('ferrochess.player', id)", PLAYER)
+                page.goto(url + "train")
+                page.wait_for_selector('#app[data-state="empty"]')
+                page.click('#app [data-action="mine"]')
+                page.wait_for_selector('#app[data-state="solving"]')
+                page.wait_for_timeout(300)  # chessground's last frame
+                page.screenshot(path=str(target))
+                browser.close()
+        finally:
+            server.shutdown()
+            app.extensions["ferrochess_pool"].close()
+            archive.close()
+    return target
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("docs", nargs="?", default="docs", type=Path, help="where to write them")
-    for path in take(parser.parse_args().docs):
+    docs = parser.parse_args().docs
+    for path in [*take(docs), take_train(docs)]:
         print(path)
 
 
