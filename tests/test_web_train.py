@@ -11,8 +11,9 @@ counts, a Chess960 puzzle castles with the king taken onto its rook, and "n" goe
 puzzle; the opponent's reply comes by itself after a right move. The play page sends this
 browser's player id with every game it archives and links to /train (without an archive, /train
 says there is no training), and a blunder played on the play page becomes, once archived, a
-puzzle that /train finds and the player solves. The notebook widget (ferrochess.notebook.train) mounts the same board
-from the page's modules and solves against the kernel. Skips without Chromium or Playwright."""
+puzzle that /train finds and the player solves. The notebook widget (ferrochess.notebook.train)
+mounts the same board from the page's modules and solves against the kernel. Skips without
+Chromium or Playwright."""
 
 from __future__ import annotations
 
