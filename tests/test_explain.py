@@ -204,6 +204,15 @@ def test_a_hanging_piece_the_line_takes_first() -> None:
     assert (found.text, found.motifs) == ("leaves the rook on c7 hanging", ("hangingPiece",))
 
 
+def test_losing_the_exchange() -> None:
+    # Ajedres1 - omarburton, lichess.org/JkdhsveN, 2025: 42.Rxf4?? Qxf4, a rook for a knight.
+    found = said(
+        "8/3N1pk1/6p1/4P2p/5n2/6qP/r5P1/5RQK w - - 4 42", "Rxf4", {"cp": -427},
+        ["g3f4", "g1b1", "a2e2", "b1d1", "e2e4", "d7c5", "e4c4", "c5d3"],
+    )  # fmt: skip
+    assert found.text == "loses the exchange: ...Qxf4 wins the rook on f4 for a knight"
+
+
 def test_a_capture_answered_by_a_recapture_is_a_trade() -> None:
     # shmevayaa - Waanteed, lichess.org/VoDetarH, 2025: 10...Bxf3 11.Qxf3 gives a bishop for a
     # knight: nothing is lost.
