@@ -86,6 +86,21 @@ def test_a_fork_names_what_it_attacks_and_what_it_wins() -> None:
     assert static_exchange(after, chess.C2) == 1
 
 
+def test_a_fork_reached_by_a_recapture_says_both_branches() -> None:
+    # rodrikchess - AlexShchepikhin, lichess.org/CUWmEZ9G, 2025: 8...Bd7?? 9.Bxb6, and if
+    # 9...axb6 10.Nc7+ forks king and rook (the engine's line); Stockfish's defence declines the
+    # recapture and gives up the bishop. The sentence is true either way.
+    found = said(
+        "rnb1k1nr/pp3ppp/1b6/3N4/8/4B3/PPP2PPP/R3KBNR b KQkq - 2 8", "Bd7", {"cp": 759},
+        ["e3b6", "a7b6", "d5c7", "e8e7", "c7a8", "b7b5"],
+    )  # fmt: skip
+    assert found.text == (
+        "allows Bxb6, which wins the bishop on b6: if ...axb6, a fork: Nc7+ attacks the king "
+        "and the rook, and wins the rook on a8"
+    )
+    assert found.motifs == ("fork",)
+
+
 def test_a_trapped_piece_is_named_where_it_stands() -> None:
     # mixtecovargas - xaam123, lichess.org/OPi7xbOn, 2025: 7...Nh5?? 8.g4 and the knight has no
     # square: d6 9.gxh5.

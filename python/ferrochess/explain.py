@@ -28,7 +28,10 @@ that applies, as a phrase that follows the move's SAN ("Bg4 allows a fork: ...")
    **trapped** piece (attacked, and every square it could go to loses it), a **removed defender**
    (the line first took the piece that guarded it), a **hanging** piece (the refutation's first
    move takes it), a **promotion** (the material comes from a new queen). With none of these it
-   says what is lost and the refutation's first move: ``"loses the rook on a1 after ...Nc2+"``;
+   says what is lost and the refutation's first move: ``"loses the rook on a1 after ...Nc2+"``.
+   When the line reaches its motif only because the mover took back a piece on the way (a
+   recapture it could decline), both branches are said: ``"allows Bxb6, which wins the bishop on
+   b6: if ...axb6, a fork: Nc7+ attacks the king and the rook, and wins the rook on a8"``;
 3. **missed win**: when the refutation wins nothing and the position before had a mate or a
    material win the move let go (read the same way from the best line before the move):
    ``"misses mate in 3: Qxh7+"``, ``"misses a fork: Nc7+ attacks the king and the rook, and wins
@@ -484,7 +487,7 @@ def _material_sentence(verb: str, reading: Reading) -> Explanation | None:
     for motif in (_fork, _skewer, _discovered, _pin, _trapped, _removed_defender, _hanging):
         found = motif(reading, verb, target, won)
         if found is not None:
-            return found
+            return _unless_declined(reading, verb, found)
     # No motif: the plain loss is said only when the line wins it soon (a pawn: at once).
     if reading.primary > (FAR_PAWN_PLIES if reading.net <= 1 else FAR_PLIES):
         return None
@@ -494,6 +497,44 @@ def _material_sentence(verb: str, reading: Reading) -> Explanation | None:
     if _exchange_lost(reading):
         return Explanation(f"loses the exchange after {first}: {won}", ())
     return Explanation(f"loses {won} after {first}", ())
+
+
+def _unless_declined(reading: Reading, verb: str, found: Explanation) -> Explanation:
+    """``found``, or, when the line reaches its motif only because the loser took back a piece
+    first (it took the winner's piece that had just moved, paying for a piece the line had won:
+    a recapture it could decline, which the motif then punishes with more than it took back),
+    the piece won before that choice and the motif as its consequence: "allows Bxb6, which wins the bishop on b6: if ...axb6, a fork: Nc7+ attacks
+    the king and the rook, and wins the rook on a8". True whichever the loser chooses; the
+    engine's line took one branch, the best defence may take the other."""
+    walked, k = reading.walk, reading.primary
+    assert k is not None
+    taken: list[int] = []
+    for index in range(k):
+        board, move = walked.boards[index], walked.plies[index]
+        if not board.is_capture(move):
+            continue
+        if board.turn == reading.winner:
+            taken.append(index)
+            continue
+        # A recapture: it takes the piece the winner has just moved (taking back, or taking a
+        # piece offered), and it pays for a piece (not a pawn) the line had won.
+        just_moved = index > 0 and walked.plies[index - 1].to_square == move.to_square
+        worth = PIECE_VALUES[_captured(walked, index)[0]]
+        paid = next((h for h in taken if PIECE_VALUES[_captured(walked, h)[0]] == worth), None)
+        if paid is None or not just_moved or worth < PIECE_VALUES[chess.KNIGHT]:
+            continue
+        if PIECE_VALUES[_captured(walked, k)[0]] <= worth:
+            return found  # taking back costs less than declining: the motif is the point
+        piece, square = _captured(walked, paid)
+        origin = _square_at(walked, square, paid, 0)
+        square = square if origin is None else origin
+        first = f"the {chess.piece_name(piece)} on {chess.square_name(square)}"
+        rest = found.text.removeprefix(f"{verb} ")
+        between = " ".join(_san(walked, ply) for ply in range(paid + 1, index))
+        choice = (f"after {between}, " if between else "") + f"if {_san(walked, index)}"
+        text = f"{verb} {_san(walked, paid)}, which wins {first}: {choice}, {rest}"
+        return Explanation(text, found.motifs)
+    return found
 
 
 def _exchange_lost(reading: Reading) -> bool:
