@@ -503,9 +503,10 @@ def _unless_declined(reading: Reading, verb: str, found: Explanation) -> Explana
     """``found``, or, when the line reaches its motif only because the loser took back a piece
     first (it took the winner's piece that had just moved, paying for a piece the line had won:
     a recapture it could decline, which the motif then punishes with more than it took back),
-    the piece won before that choice and the motif as its consequence: "allows Bxb6, which wins the bishop on b6: if ...axb6, a fork: Nc7+ attacks
-    the king and the rook, and wins the rook on a8". True whichever the loser chooses; the
-    engine's line took one branch, the best defence may take the other."""
+    the piece won before that choice and the motif as its consequence: "allows Bxb6, which wins
+    the bishop on b6: if ...axb6, a fork: Nc7+ attacks the king and the rook, and wins the rook
+    on a8". True whichever the loser chooses; the engine's line took one branch, the best
+    defence may take the other."""
     walked, k = reading.walk, reading.primary
     assert k is not None
     taken: list[int] = []
