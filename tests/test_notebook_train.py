@@ -86,7 +86,9 @@ def test_a_puzzle_solved_through_the_comm_raises_the_rating(widget: Any) -> None
     assert done["state"]["status"]["winner"] == "white"  # the server judged the mate
     assert attempt["rated"] and attempt["rating"]["rating"] > 1500
     assert attempt["counts"] == {"due": 0, "total": 1} and not attempt["card"]["due_now"]
-    assert ok(comm.ask(f"api/train/next?player={DEFAULT_PLAYER}")) is None  # nothing due now
+    nothing = ok(comm.ask(f"api/train/next?player={DEFAULT_PLAYER}"))  # nothing due now
+    assert nothing["puzzle"] is None and nothing["rating"] == attempt["rating"]
+    assert nothing["counts"] == {"due": 0, "total": 1}
     assert widget.training.attempts == [
         {"puzzle": shown["puzzle"]["id"], "solved": True, "seconds": 30.0}
     ]
@@ -169,7 +171,7 @@ def test_a_players_cards_in_the_archive_are_the_pages(engine: Engine, tmp_path: 
     with train(archive=database, player=PLAYER, nodes=NODES, engine=engine) as widget:
         assert widget.options["player"] == PLAYER and widget.puzzles == []
         comm = Comm(widget)
-        assert ok(comm.ask(f"api/train/next?player={PLAYER}")) is None  # not mined yet
+        assert ok(comm.ask(f"api/train/next?player={PLAYER}"))["puzzle"] is None  # not mined
         mined = ok(comm.ask("api/train/mine", {"player": PLAYER}))
         assert mined["games"] == 1 and mined["cards"] >= 1 and mined["left"] == 0
         done = solve(comm, PLAYER, ["h5f7"])

@@ -266,7 +266,10 @@ def test_storage_round_trip(database: str) -> None:
         archive.store_game(legal_game("theirs-1", "player-two"))
         archive.store_game(legal_game("nobody", None))
         training = service(archive, clock)
-        assert training.next("player-one") is None  # nothing mined yet
+        nothing = training.next("player-one")  # nothing mined yet: no puzzle, the rating said
+        assert nothing == {"puzzle": None, "card": None,
+                           "rating": {"rating": 1500.0, "deviation": 350.0},
+                           "counts": {"due": 0, "total": 0}}  # fmt: skip
         mined = training.mine("player-one")
         assert mined["games"] == 1 and mined["cards"] >= 1 and mined["left"] == 0
         assert training.mine("player-one") == {"games": 0, "cards": 0, "left": 0}
@@ -276,19 +279,21 @@ def test_storage_round_trip(database: str) -> None:
         assert shown["rating"] == {"rating": 1500.0, "deviation": 350.0}
         assert shown["card"]["state"] == "learning" and shown["card"]["due_now"] is True
         ids = set()
-        first = None
-        while (shown := training.next("player-one")) is not None:
+        first = last = None
+        while (shown := training.next("player-one"))["puzzle"] is not None:
             puzzle = shown["puzzle"]
             ids.add(puzzle["id"])
             assert puzzle["source"]["game_id"]
             if puzzle["kind"] == "blunder":
                 assert puzzle["fen"] == AFTER_BLUNDER and puzzle["moves"][0] == "c4f7"
             answer = training.attempt("player-one", puzzle["id"], True, 30)
-            first = first or answer
+            first, last = first or answer, answer
             assert answer["rated"] is True and answer["card"]["due_now"] is False
         assert first is not None and first["rating"]["rating"] > 1500
+        assert shown["rating"] == last["rating"]  # nothing due: the rating is still said
+        assert shown["counts"]["due"] == 0 and shown["counts"]["total"] == len(ids)
         assert len(ids) == mined["cards"]
-        assert training.next("player-two") is None  # players apart
+        assert training.next("player-two")["puzzle"] is None  # players apart
         rating_now = training._rating("player-one")
         some = sorted(ids)[0]
         due_before = archive.training.card("player-one", some)
@@ -363,7 +368,7 @@ def client(tmp_path: Path) -> Iterator[FlaskClient]:
 def test_the_api_trains_on_a_stored_game(client: FlaskClient) -> None:
     stored = client.post("/api/games", json=legal_game("api-1", "web-player"))
     assert stored.status_code == 201
-    assert client.get("/api/train/next?player=web-player").get_json() is None
+    assert client.get("/api/train/next?player=web-player").get_json()["puzzle"] is None
     mined = client.post("/api/train/mine", json={"player": "web-player"})
     assert mined.status_code == 200 and mined.get_json()["games"] == 1
     shown = client.get("/api/train/next?player=web-player").get_json()

@@ -162,6 +162,7 @@ def test_puzzles_from_my_games_solved_right_then_wrong(page: Page, served: Serve
     open_train(page, served.url)
     assert wait_train(page, "empty") == "empty"
     assert "Find puzzles in my games" in page.inner_text(f'{APP} [data-panel="empty"]')
+    assert text(page, "rating") == "1500 ± 350"  # with nothing due, the rating is still shown
     mine_from_the_page(page)
     [(mined, status)] = served.answered("/api/train/mine")
     assert status == 200 and mined == {"player": PLAYER}

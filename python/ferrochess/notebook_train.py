@@ -113,14 +113,16 @@ class PuzzleDeck:
         due = sum(1 for card in self._cards.values() if card.due <= now)
         return {"due": due, "total": len(self._cards)}
 
-    def next(self, player: object) -> dict[str, Any] | None:
-        """The card due longest ago (ties in the games' order), or None when none is due."""
+    def next(self, player: object) -> dict[str, Any]:
+        """The card due longest ago (ties in the games' order), as
+        :meth:`TrainingService.next` answers it: ``puzzle`` and ``card`` null when none is due."""
         self._check_player(player)
         with self._lock:
             now = self.clock()
             due = [pid for pid in self._order if self._cards[pid].due <= now]
             if not due:
-                return None
+                return {"puzzle": None, "card": None, "rating": self._public(self._rating),
+                        "counts": self.counts(now)}  # fmt: skip
             first = min(due, key=lambda pid: self._cards[pid].due)
             return {
                 "puzzle": self.puzzles[first].to_dict(),

@@ -12,7 +12,8 @@ random player id (``[A-Za-z0-9_-]{1,64}``) that the play page sends with each ar
   game.
 - :meth:`TrainingService.next`: the card due longest ago, as ``{"puzzle": Puzzle.to_dict(),
   "card": {due, due_now, state, step, stability, difficulty, last_review}, "rating": {rating,
-  deviation}, "counts": {due, total}}``, or None when no card is due.
+  deviation}, "counts": {due, total}}``; when no card is due the same with ``"puzzle"`` and
+  ``"card"`` null (the rating and the counts still said, as lichess's puzzle page shows them).
 - :meth:`TrainingService.attempt`: an attempt, solved or not: the card rescheduled (FSRS:
   failed Again, solved Good, solved within ten seconds Easy), and on the player's first attempt
   at that puzzle both ratings updated (Glicko-2; later attempts are unrated, as lichess's
@@ -164,14 +165,16 @@ class TrainingService:
 
     # --- drilling -------------------------------------------------------------------------------
 
-    def next(self, player: object) -> dict[str, Any] | None:
-        """The card due longest ago (see the module's docstring), or None when none is due."""
+    def next(self, player: object) -> dict[str, Any]:
+        """The card due longest ago (see the module's docstring); ``puzzle`` and ``card`` null
+        when none is due."""
         name = read_player(player)
         assert name is not None
         now = self.clock()
         stored = self.training.next_card(name, time_text(now))
         if stored is None:
-            return None
+            return {"puzzle": None, "card": None, "rating": self._rating(name),
+                    "counts": self.training.counts(name, time_text(now))}  # fmt: skip
         card = schedule.card_from_dict(stored.card)
         return {
             "puzzle": Puzzle.from_dict(stored.puzzle).to_dict(),

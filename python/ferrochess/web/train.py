@@ -8,7 +8,8 @@ by :class:`ferrochess.service.training.TrainingService`. ``player`` is the page'
 ``GET /api/train/next?player=ID``
     200 ``{"puzzle": {id, fen, moves, themes, kind, source, chess960, accept}, "card": {due,
     due_now, state, step, stability, difficulty, last_review}, "rating": {rating, deviation},
-    "counts": {due, total}}``; 200 ``null`` when no card is due. ``fen`` has the solver to move;
+    "counts": {due, total}}``; when no card is due, ``puzzle`` and ``card`` are null (the rating
+    and the counts are still there). ``fen`` has the solver to move;
     ``moves`` is the solution in UCI (the solver's moves at even indexes, the opponent's replies
     at odd ones); ``accept`` the first moves taken as right; ``kind`` "blunder", "missed_win" or
     "opening".
