@@ -163,6 +163,7 @@ def test_puzzles_from_my_games_solved_right_then_wrong(page: Page, served: Serve
     assert wait_train(page, "empty") == "empty"
     assert "Find puzzles in my games" in page.inner_text(f'{APP} [data-panel="empty"]')
     assert text(page, "rating") == "1500 ± 350"  # with nothing due, the rating is still shown
+    assert text(page, "due") == "No puzzles yet"
     mine_from_the_page(page)
     [(mined, status)] = served.answered("/api/train/mine")
     assert status == 200 and mined == {"player": PLAYER}

@@ -180,9 +180,9 @@ export class TrainView {
       : "(unrated: tried before)";
     ui.change.dataset.sign = result && result.rated ? ui.change.textContent.slice(0, 1) : "";
     const counts = ctrl.counts;
-    ui.due.textContent = counts
-      ? `${counts.due} puzzle${counts.due === 1 ? "" : "s"} due of ${counts.total}`
-      : "";
+    ui.due.textContent = !counts ? ""
+      : counts.total === 0 ? "No puzzles yet"
+      : `${counts.due} puzzle${counts.due === 1 ? "" : "s"} due of ${counts.total}`;
     ui.due.dataset.due = counts ? String(counts.due) : "";
     const due = result && result.card ? describeDue(result.card.due) : null;
     ui.schedule.hidden = !due;
