@@ -52,9 +52,9 @@ import chess.engine
 import chess.pgn
 from chess.engine import Cp, Mate, Score
 
-from ferrochess import explain as explain_module
 from ferrochess.analysis import winning_chances
 from ferrochess.engine import Engine
+from ferrochess.explain import themes as motif_themes
 
 __all__ = [
     "ADVANTAGE_CP",
@@ -423,16 +423,13 @@ def board_uci(board: chess.Board, moves: Iterable[chess.Move]) -> list[str]:
 
 def line_themes(board: chess.Board, line: Sequence[chess.Move], final: Score) -> list[str]:
     """The lichess theme names of the solution ``line`` from ``board``: those of
-    ``ferrochess.explain.themes`` when it exists; the value tag when that names none: ``mate``
+    :func:`ferrochess.explain.themes`; the value tag when that names none: ``mate``
     and ``mateInN`` (N = solver moves, up to 5) when the line mates, else ``crushing``
     (``final`` above :data:`CRUSHING_CP`, the solver's view) or ``advantage``; and always the
     length: ``oneMove`` (one solver move),
     ``short`` (two), ``long`` (three), ``veryLong`` (four or more) as lichess counts plies with
     the opponent's blunder first."""
-    themes: list[str] = []
-    motifs = getattr(explain_module, "themes", None)
-    if callable(motifs):
-        themes.extend(str(name) for name in motifs(board.copy(), list(line)))
+    themes = motif_themes(board.copy(), list(line))
     end = board.copy(stack=False)
     for move in line:
         end.push(move)
