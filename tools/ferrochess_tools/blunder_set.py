@@ -1,9 +1,10 @@
 """Make the labelled set of real blunders that the explanations are measured on.
 
 Each game's main line is scanned with Stockfish at a shallow depth; a move that drops its side's
-winning chances (lichess's formula, the same as :func:`ferrochess.analysis.winning_chances`) by
-at least :data:`BLUNDER_DROP` from a position not already lost is a blunder. The position after
-it is then searched at ``--depth`` and labelled with what Stockfish's refutation does:
+winning chances (lichess's curve, :data:`ferrochess.analysis.WIN_SCALE`, with centipawns clamped to
++-1000 as lichess's puzzle tools clamp them, mates as +-1) by at least :data:`BLUNDER_DROP` from a
+position not already lost is a blunder. The position after it is then searched at ``--depth`` and
+labelled with what Stockfish's refutation does:
 
 - ``{"kind": "mate", "mate": n}``: the refutation mates in ``n`` (moves);
 - ``{"kind": "material", "piece": "rook", "square": "a1", "net": 5, "won": [...], "taken": [...]}``:
@@ -36,6 +37,8 @@ from typing import Any
 import chess
 import chess.engine
 import chess.pgn
+from ferrochess.analysis import WIN_SCALE
+from ferrochess.explain import PIECE_VALUES, material
 
 BLUNDER_DROP = 0.3
 """The least drop of winning chances (-1..1, the mover's view) that makes a blunder: lichess's."""
@@ -43,17 +46,16 @@ LOST_BEFORE = -300
 """A move from a position this bad (centipawns, the mover's view) or worse is not labelled."""
 WALK_PLIES = 12
 """The most plies of Stockfish's refutation walked for material."""
-VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9,
-          chess.KING: 0}  # fmt: skip
 
 
 def winning_chances(score: chess.engine.Score) -> float:
-    """The side's winning chances on -1..1 (lichess's formula, mates as +-1)."""
+    """The side's winning chances on -1..1 (lichess's curve, centipawns clamped to +-1000,
+    mates as +-1)."""
     mate = score.mate()
     if mate is not None:
         return 1.0 if mate > 0 else -1.0
     cp = max(-1000, min(1000, score.score() or 0))
-    return 2 / (1 + math.exp(-0.00368208 * cp)) - 1
+    return 2 / (1 + math.exp(-WIN_SCALE * cp)) - 1
 
 
 def label(
@@ -75,12 +77,12 @@ def label(
         return {"kind": "mate", "mate": mate}
     walk = board.copy(stack=False)
     loser = walk.turn if played is not None else not walk.turn
-    start = _material(walk, loser)
+    start = material(walk, loser)
     taken: list[tuple[int, chess.PieceType, chess.Square]] = []
     taken_back: list[int] = []
     if played is not None:
         if walk.is_capture(played):
-            taken_back.append(VALUES[walk.piece_type_at(played.to_square) or chess.PAWN])
+            taken_back.append(PIECE_VALUES[walk.piece_type_at(played.to_square) or chess.PAWN])
         walk.push(played)
     promoted = False
     for move in pv[:WALK_PLIES]:
@@ -94,13 +96,13 @@ def label(
                 )
             piece = walk.piece_type_at(square) or chess.PAWN
             if walk.turn != loser:
-                taken.append((VALUES[piece], piece, square))
+                taken.append((PIECE_VALUES[piece], piece, square))
             else:
-                taken_back.append(VALUES[piece])
+                taken_back.append(PIECE_VALUES[piece])
         if walk.turn != loser and move.promotion is not None:
             promoted = True
         walk.push(move)
-    net = start - _material(walk, loser)
+    net = start - material(walk, loser)
     won = list(taken)
     for value in taken_back:  # a piece taken back for one of equal worth is a trade (the latest
         # such capture cancels: the line's point is its first win)
@@ -120,13 +122,6 @@ def label(
         "won": [f"{chess.piece_name(p)}@{chess.square_name(s)}" for _, p, s in won],
         "taken": [f"{chess.piece_name(p)}@{chess.square_name(s)}" for _, p, s in taken],
     }
-
-
-def _material(board: chess.Board, color: chess.Color) -> int:
-    return sum(
-        value * (len(board.pieces(piece, color)) - len(board.pieces(piece, not color)))
-        for piece, value in VALUES.items()
-    )
 
 
 def relabel(entry: dict[str, Any]) -> dict[str, Any]:
