@@ -2,7 +2,7 @@
 
 Each game's main line is scanned with Stockfish at a shallow depth; a move that drops its side's
 winning chances (lichess's curve, :data:`ferrochess.analysis.WIN_SCALE`, with centipawns clamped to
-+-1000 as lichess's puzzle tools clamp them, mates as +-1) by at least :data:`BLUNDER_DROP` from a
++-1000 as lichess's analysis board clamps them, mates as +-1) by at least :data:`BLUNDER_DROP` from a
 position not already lost is a blunder. The position after it is then searched at ``--depth`` and
 labelled with what Stockfish's refutation does:
 
