@@ -2,8 +2,8 @@
 
 Each game's main line is scanned with Stockfish at a shallow depth; a move that drops its side's
 winning chances (lichess's curve, :data:`ferrochess.analysis.WIN_SCALE`, with centipawns clamped to
-+-1000 as lichess's analysis board clamps them, mates as +-1) by at least :data:`BLUNDER_DROP` from a
-position not already lost is a blunder. The position after it is then searched at ``--depth`` and
++-1000 as lichess's analysis board clamps them, mates as +-1) by at least :data:`BLUNDER_DROP` from
+a position not already lost is a blunder. The position after it is then searched at ``--depth`` and
 labelled with what Stockfish's refutation does:
 
 - ``{"kind": "mate", "mate": n}``: the refutation mates in ``n`` (moves);
