@@ -52,6 +52,13 @@ ANALYSIS_CELLS = [
     "print(board.game.variations[0].variations[1])  # 1...d5, made on the board",
 ]
 ANALYSIS_READY = ".ferrochess-widget .fc-analysis[data-state='ready']"
+TRAIN_NOTEBOOK = "train.ipynb"
+TRAIN_CELLS = [
+    "from ferrochess.notebook import train\n"
+    "train('1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0', color='black', nodes=20_000)",
+]
+"""Black's 3...Nf6?? punished by 4.Qxf7#: one puzzle, White to move."""
+TRAIN_STATE = ".ferrochess-widget > div[data-state='{}']"
 SERVER_START_SECONDS = 120
 TIMEOUT_MS = 60_000
 """Generous: JupyterLab, a kernel and an engine share two cores with other work in the tests."""
@@ -148,6 +155,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
     root.mkdir()
     write_notebook(root / NOTEBOOK, [CELL, AGAIN])
     write_notebook(root / ANALYSIS_NOTEBOOK, ANALYSIS_CELLS)
+    write_notebook(root / TRAIN_NOTEBOOK, TRAIN_CELLS)
     quiet_settings(home / "settings")
     port = free_port()
     token = secrets.token_hex(16)
@@ -370,4 +378,34 @@ def test_analyse_in_jupyterlab_engine_lines_and_a_variation_reach_the_kernel(
     output = page.locator(".jp-Notebook .jp-CodeCell").nth(1).locator(".jp-OutputArea-output")
     output.filter(has_text="d5").wait_for()
     assert "1... d5" in output.inner_text()
+    assert not errors, errors
+
+
+def test_train_in_jupyterlab_a_puzzle_from_a_game_is_solved_on_the_board(
+    page: Page, server: tuple[str, str]
+) -> None:
+    base, token = server
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.extend(widget_error(error)))
+    open_notebook(page, f"{base}/lab/workspaces/train/tree/{TRAIN_NOTEBOOK}?reset&token={token}")
+    run_cell(page, 0)
+    try:
+        page.wait_for_selector(f"{TRAIN_STATE.format('solving')}, .ferrochess-widget-error")
+    except playwright_sync.TimeoutError:
+        shot(page, "notebook-train-failed")
+        outputs = page.locator(".jp-Notebook .jp-CodeCell").first.locator(".jp-OutputArea")
+        pytest.fail(f"no training board; the cell's output: {outputs.inner_text()!r}")
+    failure = page.locator(".ferrochess-widget-error")
+    assert not failure.count(), failure.first.inner_text()
+    page.wait_for_function(ANIMATION_OVER_JS)
+    ARTIFACTS.mkdir(exist_ok=True)
+    widget = page.locator(".ferrochess-widget").first
+    widget.screenshot(path=str(ARTIFACTS / "notebook-train.png"))
+    # A game without headers is named as such, not by PGN's "?" placeholders.
+    source = widget.locator('[data-testid="source"]').inner_text()
+    assert source == "From the game (move 4.)", source
+    click_square(page, "h5")
+    click_square(page, "f7")
+    page.wait_for_selector(TRAIN_STATE.format("solved"))
     assert not errors, errors

@@ -201,8 +201,11 @@ export class TrainView {
       ui.source.replaceChildren();
       return;
     }
-    const names = `${source.white || "?"} – ${source.black || "?"}`;
-    const when = [source.date, Number.isInteger(source.ply) ? `move ${moveNumber(source.ply)}` : null]
+    // PGN's placeholders ("?", "????.??.??") say nothing: a game without names is "the game".
+    const known = (value) => (value && !/^[?.\s]*$/.test(value) ? value : null);
+    const [white, black] = [known(source.white), known(source.black)];
+    const names = white || black ? `${white || "?"} – ${black || "?"}` : "the game";
+    const when = [known(source.date), Number.isInteger(source.ply) ? `move ${moveNumber(source.ply)}` : null]
       .filter(Boolean).join(", ");
     const url = source.game_id && this.ctrl.gameUrl ? this.ctrl.gameUrl(source.game_id) : null;
     ui.source.replaceChildren("From ",
