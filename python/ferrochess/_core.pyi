@@ -32,6 +32,7 @@ __all__ = [
     "legal_moves",
     "build_book",
     "DEFAULT_BOOK",
+    "ECO_LINES_PGN",
     "Tablebase",
     "SYZYGY_PATH_ENV",
     "levels",
@@ -84,6 +85,8 @@ SYZYGY_PATH_ENV: str
 
 DEFAULT_BOOK: str
 """``"default"``: the name of the compiled-in opening book wherever a book path is accepted."""
+ECO_LINES_PGN: str
+"""The ECO opening lines of the default book (PGN text), the default openings of matches."""
 
 class _Line(TypedDict):
     """One principal variation of a search result."""

@@ -48,5 +48,6 @@ fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(functions::uci, module)?)?;
     module.add_function(wrap_pyfunction!(book::build_book, module)?)?;
     module.add("DEFAULT_BOOK", crate::book::DEFAULT_BOOK_NAME)?;
+    module.add("ECO_LINES_PGN", crate::book::ECO_LINES_PGN)?;
     Ok(())
 }

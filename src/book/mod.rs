@@ -27,6 +27,11 @@ use crate::position::polyglot_key;
 /// The default book's bytes: `openings/eco_lines.pgn` built by [`builder`] (`make book` rebuilds
 /// it; a test checks that the two agree).
 const DEFAULT_BOOK_BYTES: &[u8] = include_bytes!("default.bin");
+
+/// The ECO opening lines the default book is built from (`openings/eco_lines.pgn`: named lines,
+/// each scored within +-0.9 pawns by Stockfish), which `ferrochess.match` plays as its default
+/// balanced openings.
+pub const ECO_LINES_PGN: &str = include_str!("openings/eco_lines.pgn");
 const _: () = assert!(DEFAULT_BOOK_BYTES.len().is_multiple_of(ENTRY_BYTES));
 
 /// The name that stands for the compiled-in default book wherever a book path is accepted.
