@@ -44,8 +44,8 @@ fn evaluation_cost(evaluation: &Evaluation) -> f64 {
                 position.push(moves[random.index(moves.len())]);
                 let start = Instant::now();
                 let value = match evaluation {
-                    Evaluation::Classic => {
-                        ferrochess::eval::classic::evaluate(position.board()).value()
+                    Evaluation::Classic(weights) => {
+                        ferrochess::eval::classic::evaluate_with(position.board(), weights).value()
                     }
                     Evaluation::Network(network) => accumulators.evaluate(network, &position),
                 };
@@ -92,7 +92,7 @@ fn main() {
     let mut rates = Vec::new();
     for (name, evaluation) in [
         (network.name(), network.clone()),
-        ("classic".to_string(), Evaluation::Classic),
+        ("classic".to_string(), Evaluation::classic()),
     ] {
         let (report, evaluations) = bench(depth, &evaluation);
         let cost = evaluation_cost(&evaluation);
@@ -122,8 +122,9 @@ fn main() {
     // start counts; searches as deep as a game's moves reach, alternating the two evaluations
     // round by round, say more about play.
     let mut deeper = [(0u64, 0f64); 2];
+    let classic = Evaluation::classic();
     for _round in 0..DEEPER_ROUNDS {
-        for (total, evaluation) in deeper.iter_mut().zip([&network, &Evaluation::Classic]) {
+        for (total, evaluation) in deeper.iter_mut().zip([&network, &classic]) {
             let report = ferrochess::bench::run(DEEPER_DEPTH, evaluation)
                 .expect("bench positions are valid");
             total.0 += report.nodes;

@@ -47,12 +47,16 @@ from ferrochess.exceptions import (
     InvalidFenError,
     InvalidLimitError,
     InvalidNetworkError,
+    InvalidPositionsError,
+    InvalidWeightsError,
     MissingExtraError,
     MissingTableError,
     TablebaseError,
 )
 from ferrochess.openings import Opening, opening
 from ferrochess.tablebase import SYZYGY_PATH_ENV, Tablebase, open_tablebase
+from ferrochess.texel import TuneProgress, TuneResult, texel_tune
+from ferrochess.weights import ClassicWeights, Tapered
 
 __all__ = [
     "BENCH_DEPTH",
@@ -69,6 +73,7 @@ __all__ = [
     "AnalysisSummary",
     "Book",
     "BuildReport",
+    "ClassicWeights",
     "Engine",
     "EngineError",
     "FerrochessError",
@@ -78,6 +83,8 @@ __all__ = [
     "InvalidFenError",
     "InvalidLimitError",
     "InvalidNetworkError",
+    "InvalidPositionsError",
+    "InvalidWeightsError",
     "Level",
     "MissingExtraError",
     "MissingTableError",
@@ -85,6 +92,9 @@ __all__ = [
     "SearchOptions",
     "Tablebase",
     "TablebaseError",
+    "Tapered",
+    "TuneProgress",
+    "TuneResult",
     "__version__",
     "analyse_game",
     "analyse_pgn",
@@ -98,4 +108,5 @@ __all__ = [
     "opening",
     "perft",
     "select_move",
+    "texel_tune",
 ]

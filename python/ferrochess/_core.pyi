@@ -10,6 +10,8 @@ import os
 from collections.abc import Callable, Sequence
 from typing import TypedDict, final
 
+from typing_extensions import NotRequired
+
 __all__ = [
     "__version__",
     "MAX_DEPTH",
@@ -38,6 +40,10 @@ __all__ = [
     "levels",
     "evaluate",
     "uci",
+    "ClassicWeights",
+    "CLASSIC_TERMS",
+    "CLASSIC_MAX_WEIGHT",
+    "texel_tune",
 ]
 
 __version__: str
@@ -178,6 +184,17 @@ class _Term(TypedDict):
     blended: int
     """The two blended by the game phase."""
 
+class _TermShare(TypedDict):
+    """One positional term's share of the evaluation, from White's point of view, in
+    centipawns."""
+
+    middlegame: int
+    endgame: int
+    blended: int
+    """The two blended by the game phase."""
+    counts: list[int]
+    """The features its weights multiply: White's count minus Black's, one per weight."""
+
 class _Evaluation(TypedDict):
     """The static evaluation taken apart (see :func:`evaluate`)."""
 
@@ -204,6 +221,8 @@ class _Evaluation(TypedDict):
     """The evaluation from White's point of view."""
     side_to_move: int
     """The evaluation from the side to move's point of view (what the search uses)."""
+    terms: NotRequired[dict[str, _TermShare]]
+    """With ``terms=True``: each positional term's share, by its name in :data:`CLASSIC_TERMS`."""
 
 class _BenchResult(TypedDict):
     """The signature of a :func:`bench` run."""
@@ -278,9 +297,102 @@ def build_book(
     max_ply < 0 or min_games < 1 or no input.
     """
 
-def evaluate(fen: str, moves: Sequence[str] = ..., *, chess960: bool = False) -> _Evaluation:
+def evaluate(
+    fen: str,
+    moves: Sequence[str] = ...,
+    *,
+    chess960: bool = False,
+    weights: ClassicWeights | None = None,
+    terms: bool = False,
+) -> _Evaluation:
     """The static evaluation of ``fen`` after ``moves``, term by term (``chess960``: the game is
-    Chess960, its castling moves the king taking its own rook)."""
+    Chess960, its castling moves the king taking its own rook), under ``weights`` (None: the
+    default ones); with ``terms``, each positional term's share too."""
+
+CLASSIC_TERMS: list[tuple[str, int, str]]
+"""The hand-crafted evaluation's positional terms in order: (name, how many weights, the group of
+:func:`evaluate` it counts in)."""
+
+CLASSIC_MAX_WEIGHT: int
+"""The largest magnitude of any classical weight, in centipawns (10000)."""
+
+@final
+class ClassicWeights:
+    """The hand-crafted evaluation's weights, frozen (``ferrochess.ClassicWeights`` is the
+    Python-side, editable form)."""
+
+    def __new__(
+        cls,
+        material: Sequence[tuple[int, int]],
+        tables: Sequence[Sequence[tuple[int, int]]],
+        terms: Sequence[tuple[int, int]],
+        tempo: int,
+    ) -> ClassicWeights:
+        """Weights from (middlegame, endgame) pairs: ``material`` and ``tables`` per piece type
+        pawn..king, each table a1..h8 from White's side; ``terms`` in the order of
+        :data:`CLASSIC_TERMS`. Raises InvalidWeightsError for a wrong length or a value beyond
+        :data:`CLASSIC_MAX_WEIGHT`."""
+
+    @staticmethod
+    def default() -> ClassicWeights:
+        """The weights the engine plays with."""
+
+    @property
+    def material(self) -> list[tuple[int, int]]:
+        """Material per piece type, pawn..king."""
+
+    @property
+    def tables(self) -> list[list[tuple[int, int]]]:
+        """The piece-square tables per piece type, each a1..h8 from White's side."""
+
+    @property
+    def terms(self) -> list[tuple[int, int]]:
+        """The positional terms' weights in the order of :data:`CLASSIC_TERMS`."""
+
+    @property
+    def tempo(self) -> int:
+        """The bonus for the side to move."""
+
+    @property
+    def name(self) -> str:
+        """``"classic"`` for the default weights, else ``"classic-"`` and 12 hex digits of a
+        hash of every value."""
+
+    def __eq__(self, value: object, /) -> bool: ...
+
+class _TuneOutcome(TypedDict):
+    """What :func:`texel_tune` returns."""
+
+    weights: ClassicWeights
+    k: float
+    train_positions: int
+    validation_positions: int
+    loss_before: float
+    loss_after: float
+    validation_before: float | None
+    validation_after: float | None
+    epochs_run: int
+    cancelled: bool
+    interrupted: bool
+    """Ctrl-C stopped it (``cancelled`` is then True too)."""
+
+def texel_tune(
+    positions: Sequence[tuple[str, float]],
+    weights: ClassicWeights,
+    *,
+    epochs: int,
+    learning_rate: float,
+    regularize: float,
+    tune: Sequence[str],
+    validation: float,
+    k: float | None = None,
+    callback: Callable[[int, int, float, float | None], object] | None = None,
+) -> _TuneOutcome:
+    """Fits the weights ``tune`` names to ``positions`` (FEN, White's score 0..1) by Texel's
+    method, with the GIL released. ``callback(epoch, epochs, train_loss, validation_loss)`` runs
+    after every epoch; returning False stops the run, an exception it raises is raised here.
+    Ctrl-C on the main thread stops the run (``interrupted``). Raises InvalidFenError for a bad
+    FEN and InvalidLimitError for a setting out of range or an unknown name in ``tune``."""
 
 def uci() -> None:
     """Speak UCI on the process's stdin and stdout until ``quit`` or the end of input (the GIL is
@@ -347,7 +459,7 @@ class Engine:
         transposition_table: bool = True,
         threads: int | None = None,
         pruning: bool = True,
-        evaluation: str = ...,
+        evaluation: str | ClassicWeights = ...,
         eval_file: str | None = None,
     ) -> Engine:
         """Create an engine with a ``hash_mb`` mebibyte transposition table (None: 16).
@@ -362,7 +474,8 @@ class Engine:
         False (for study; all on plays best), and ``pruning`` the selective search (null-move,
         futility and late move pruning, reductions). ``threads`` (None: 1) searches with that many
         threads sharing the table (lazy SMP). ``evaluation`` is ``"network"`` (the compiled-in
-        network, or the network file ``eval_file``) or ``"classic"`` (the hand-crafted one).
+        network, or the network file ``eval_file``), ``"classic"`` (the hand-crafted one) or
+        :class:`ClassicWeights` (the hand-crafted one with those weights).
         Raises InvalidLimitError for an out-of-range value (hash_mb outside 1..MAX_HASH_MB,
         threads outside 1..MAX_THREADS, a bad choice or evaluation name), FileError for a missing
         file, InvalidBookError for a bad book and InvalidNetworkError for a file that is not a
@@ -428,7 +541,8 @@ class Engine:
 
     @property
     def evaluation(self) -> str:
-        """``"classic"`` or the network's name (``nn-`` and 12 hex digits)."""
+        """``"classic"`` (default weights), ``"classic-"`` and 12 hex digits (other weights), or
+        the network's name (``nn-`` and 12 hex digits)."""
 
     @property
     def threads(self) -> int:

@@ -31,6 +31,7 @@ from ferrochess.interop import (
     move_or_none,
     turn_of,
 )
+from ferrochess.weights import ClassicWeights
 
 if TYPE_CHECKING:
     from ferrochess._core import _BenchResult, _Evaluation, _SearchInfo
@@ -100,9 +101,16 @@ class SearchOptions:
     only slower (the quiescence search's delta pruning belongs to alpha-beta)."""
 
 
-def evaluate(board: BoardLike, *, chess960: bool | None = None) -> _Evaluation:
+def evaluate(
+    board: BoardLike,
+    *,
+    chess960: bool | None = None,
+    weights: ClassicWeights | None = None,
+    terms: bool = False,
+) -> _Evaluation:
     """The static evaluation of ``board`` term by term, in centipawns (``chess960``: a FEN
-    string of Chess960, see :func:`ferrochess.interop.game_of`).
+    string of Chess960, see :func:`ferrochess.interop.game_of`), under the classical
+    ``weights`` (a :class:`~ferrochess.ClassicWeights`; None: the ones the engine plays with).
 
     Returns ``{"phase", "max_phase", "material", "placement", "pawn_structure", "passed_pawns",
     "mobility", "king_safety", "pieces", "tempo", "white", "side_to_move"}``: ``phase`` runs
@@ -111,9 +119,16 @@ def evaluate(board: BoardLike, *, chess960: bool | None = None) -> _Evaluation:
     "endgame", "blended"}`` from White's point of view, blended by the phase; ``tempo`` is the
     bonus for having the move (White's view); ``white`` is the total (White's view) and
     ``side_to_move`` the same for the side to move, which is what the search uses at its leaves.
+
+    With ``terms=True`` the result has ``"terms"`` too: each positional term's share by its name
+    (:data:`ferrochess.weights.TERMS`, the attributes of ClassicWeights), ``{"middlegame",
+    "endgame", "blended", "counts"}``, ``counts`` the features its weights multiply (White's
+    count minus Black's, one per weight: 8 by rank for ``passed_pawn``, 4 by piece for
+    ``mobility``). Raises InvalidWeightsError naming a malformed field of ``weights``.
     """
     root_fen, moves, is_960 = game_of(board, chess960)
-    return _core.evaluate(root_fen, moves, chess960=is_960)
+    core_weights = None if weights is None else weights._to_core()
+    return _core.evaluate(root_fen, moves, chess960=is_960, weights=core_weights, terms=terms)
 
 
 class Level(NamedTuple):
@@ -267,8 +282,10 @@ class Engine(Closing):
 
     ``evaluation`` is ``"network"`` (the default: a neural network, NNUE, compiled into the
     package; ``eval_file`` loads another network file instead, and a file that is not one raises
-    InvalidNetworkError naming it) or ``"classic"``, the hand-crafted evaluation that
-    :func:`ferrochess.evaluate` takes apart term by term. :attr:`evaluation` says which plays.
+    InvalidNetworkError naming it), ``"classic"``, the hand-crafted evaluation that
+    :func:`ferrochess.evaluate` takes apart term by term, or a :class:`~ferrochess.ClassicWeights`:
+    the hand-crafted evaluation with those weights (copied: changing them later changes nothing
+    here). :attr:`evaluation` says which plays.
 
     ``threads`` (1..MAX_THREADS, else InvalidLimitError) searches with that many threads sharing
     the transposition table (lazy SMP): on two cores two threads reach a given depth sooner (see
@@ -291,10 +308,11 @@ class Engine(Closing):
         syzygy_path: PathSpec = None,
         search_options: SearchOptions | None = None,
         threads: int = _core.DEFAULT_THREADS,
-        evaluation: EvaluationName = "network",
+        evaluation: EvaluationName | ClassicWeights = "network",
         eval_file: PathSpec = None,
     ) -> None:
         options = search_options or SearchOptions()
+        chosen = evaluation._to_core() if isinstance(evaluation, ClassicWeights) else evaluation
         self._core: _core.Engine | None = _core.Engine(
             hash_mb,
             seed,
@@ -309,7 +327,7 @@ class Engine(Closing):
             options.transposition_table,
             threads,
             options.pruning,
-            evaluation,
+            chosen,
             None if eval_file is None else os.fspath(eval_file),
         )
         self._search_options = options
@@ -336,8 +354,10 @@ class Engine(Closing):
 
     @property
     def evaluation(self) -> str:
-        """How positions are evaluated: ``"classic"`` or the network's name (``nn-`` and the
-        first 12 hex digits of its weights' hash)."""
+        """How positions are evaluated: ``"classic"`` (the default classical weights),
+        ``"classic-"`` and 12 hex digits for other :class:`~ferrochess.ClassicWeights` (their
+        :attr:`~ferrochess.ClassicWeights.name`), or the network's name (``nn-`` and the first
+        12 hex digits of its weights' hash)."""
         return self._evaluation
 
     @property

@@ -17,6 +17,8 @@ __all__ = [
     "InvalidNetworkError",
     "InvalidFenError",
     "InvalidLimitError",
+    "InvalidPositionsError",
+    "InvalidWeightsError",
     "MissingExtraError",
     "MissingTableError",
     "TablebaseError",
@@ -67,6 +69,20 @@ class InvalidNetworkError(FerrochessError, ValueError):
     """A network file (``eval_file``) is not one the engine can use: not a ferrochess network,
     another format version, truncated or too long for its sizes, or its weights do not match the
     hash in its header. The message names the path and what is wrong."""
+
+
+class InvalidWeightsError(FerrochessError, ValueError):
+    """Weights of the hand-crafted evaluation (:class:`ferrochess.ClassicWeights`) are malformed:
+    a JSON file that is not weights, a field missing or unknown, an array of the wrong length, a
+    value that is not a whole number of centipawns or lies beyond ``CLASSIC_MAX_WEIGHT``. The
+    message names the field (and the file)."""
+
+
+class InvalidPositionsError(FerrochessError, ValueError):
+    """Positions given to :func:`ferrochess.texel_tune` are malformed: a line that is neither
+    ``FEN | score | result`` nor ``FEN;RESULT``, or a result that is not White's score from 0 to 1
+    (``1-0``, ``1/2-1/2`` and ``0-1`` are read too). The message names the file and line, or the
+    position's index."""
 
 
 class TablebaseError(FerrochessError, OSError):

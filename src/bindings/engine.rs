@@ -13,6 +13,7 @@ use super::convert::{
 use super::errors::{engine_error, to_python};
 use super::gil::without_gil;
 use super::observer::{PythonObserver, on_main_thread};
+use super::weights::EvaluationChoice;
 use crate::error::Error;
 use crate::eval::Evaluation;
 use crate::level::{Level, Player, Strength};
@@ -70,12 +71,27 @@ impl Engine {
 }
 
 /// The evaluation `name` ("network" or "classic") asks for; with "network", `eval_file` names a
-/// network file to load instead of the compiled-in one.
-fn choose_evaluation(name: &str, eval_file: Option<&str>) -> Result<Evaluation, Error> {
+/// network file to load instead of the compiled-in one; `weights`, the hand-crafted evaluation
+/// with those weights.
+fn choose_evaluation(
+    name: &str,
+    weights: Option<std::sync::Arc<crate::eval::classic::ClassicWeights>>,
+    eval_file: Option<&str>,
+) -> Result<Evaluation, Error> {
+    if let Some(weights) = weights {
+        return match eval_file {
+            None => Ok(Evaluation::Classic(weights)),
+            Some(path) => Err(Error::argument(
+                "eval_file",
+                format!("'{path}'"),
+                "a network file needs evaluation=\"network\"",
+            )),
+        };
+    }
     match (name, eval_file) {
         ("network", None) => Ok(Evaluation::default()),
         ("network", Some(path)) => Evaluation::from_file(std::path::Path::new(path)),
-        ("classic", None) => Ok(Evaluation::Classic),
+        ("classic", None) => Ok(Evaluation::classic()),
         ("classic", Some(path)) => Err(Error::argument(
             "eval_file",
             format!("'{path}'"),
@@ -96,7 +112,8 @@ impl Engine {
         hash_mb = None, seed = None, book = None, book_choice = "weighted".to_string(),
         book_min_weight = None, book_max_ply = None, syzygy_path = None, alpha_beta = true,
         quiescence = true, move_ordering = true, transposition_table = true, threads = None,
-        pruning = true, evaluation = "network".to_string(), eval_file = None
+        pruning = true, evaluation = EvaluationChoice::Name("network".to_string()),
+        eval_file = None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -114,9 +131,14 @@ impl Engine {
         transposition_table: bool,
         threads: Option<&Bound<'_, PyInt>>,
         pruning: bool,
-        evaluation: String,
+        evaluation: EvaluationChoice,
         eval_file: Option<String>,
     ) -> PyResult<Engine> {
+        let weights = evaluation.weights();
+        let evaluation = match evaluation {
+            EvaluationChoice::Name(name) => name,
+            EvaluationChoice::Weights(_) => "classic".to_string(),
+        };
         let integers = || -> Result<(usize, usize, BookArguments), Error> {
             let hash_mb = match optional_integer("hash_mb", hash_mb)? {
                 Some(megabytes) => check_hash_mb(megabytes)?,
@@ -137,7 +159,7 @@ impl Engine {
         let (size, thread_count, book) = integers().map_err(|e| to_python(py, e))?;
         let seed_value = seed.as_ref().map(seed_bits).transpose()?;
         let searcher = without_gil(py, move || {
-            let evaluation = choose_evaluation(&evaluation, eval_file.as_deref())?;
+            let evaluation = choose_evaluation(&evaluation, weights, eval_file.as_deref())?;
             let player = book.into_player(seed_value)?;
             let tablebase = open_tablebase(syzygy_path.as_deref())?;
             let mut searcher = Searcher::new(size)?;
@@ -171,8 +193,8 @@ impl Engine {
         self.hash_mb
     }
 
-    /// How the engine evaluates positions: "classic" or the network's name ("nn-" and 12 hex
-    /// digits of its hash).
+    /// How the engine evaluates positions: "classic" (default weights), "classic-" and 12 hex
+    /// digits (other weights), or the network's name ("nn-" and 12 hex digits of its hash).
     #[getter]
     fn evaluation(&self, py: Python<'_>) -> String {
         py.detach(|| self.lock().evaluation().name())

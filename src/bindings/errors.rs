@@ -9,7 +9,7 @@ use crate::error::Error;
 
 /// Instantiates `ferrochess.exceptions.<class_name>(message)`; falls back to `fallback` when the
 /// Python package is not importable (the bare extension module used on its own).
-fn python_exception(
+pub(super) fn python_exception(
     py: Python<'_>,
     class_name: &str,
     message: String,

@@ -1,5 +1,7 @@
 //! Module-level functions of `ferrochess._core`.
 
+use std::sync::Arc;
+
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt};
 
@@ -7,6 +9,7 @@ use super::convert::{BookArguments, castling_mode, integer, open_tablebase, seed
 use super::errors::to_python;
 use super::gil::without_gil;
 use super::observer::{PythonObserver, on_main_thread};
+use super::weights::{Weights, term_contributions};
 use crate::book::DEFAULT_BOOK_NAME;
 use crate::eval::classic;
 use crate::position::{Position, move_to_uci_in};
@@ -164,21 +167,33 @@ pub fn levels() -> Vec<(
 }
 
 /// The static evaluation of the last position of `fen` + `moves` (Chess960 with `chess960`), term
-/// by term; see `_core.pyi`.
+/// by term, under `weights` (the default ones when None), with each positional term's share when
+/// `terms`; see `_core.pyi`.
 #[pyfunction]
-#[pyo3(signature = (fen, moves = Vec::new(), *, chess960 = false))]
+#[pyo3(signature = (fen, moves = Vec::new(), *, chess960 = false, weights = None, terms = false))]
 pub fn evaluate<'py>(
     py: Python<'py>,
     fen: String,
     moves: Vec<String>,
     chess960: bool,
+    weights: Option<&Bound<'py, Weights>>,
+    terms: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mode = castling_mode(chess960);
-    let (parts, white_to_move) = without_gil(py, move || {
+    let weights = weights.map_or_else(
+        || Arc::new(classic::ClassicWeights::default()),
+        |weights| Arc::clone(&weights.get().weights),
+    );
+    let shared = Arc::clone(&weights);
+    let (parts, white_to_move, board) = without_gil(py, move || {
         use shakmaty::Position as _;
         let position = Position::from_fen_and_moves_in(&fen, &moves, mode)?;
         let board = position.board();
-        Ok((classic::breakdown(board), board.turn().is_white()))
+        Ok((
+            classic::breakdown_with(board, &shared),
+            board.turn().is_white(),
+            board.clone(),
+        ))
     })?;
     let term = |tapered: classic::Tapered| -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
@@ -201,6 +216,10 @@ pub fn evaluate<'py>(
     let white = parts.white();
     dict.set_item("white", white)?;
     dict.set_item("side_to_move", if white_to_move { white } else { -white })?;
+    if terms {
+        let contributions = term_contributions(py, &board, &weights, parts.phase)?;
+        dict.set_item("terms", contributions)?;
+    }
     Ok(dict)
 }
 

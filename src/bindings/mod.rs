@@ -9,6 +9,7 @@ mod functions;
 mod gil;
 mod observer;
 mod tablebase;
+mod weights;
 
 use pyo3::prelude::*;
 
@@ -47,6 +48,13 @@ fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(functions::evaluate, module)?)?;
     module.add_function(wrap_pyfunction!(functions::uci, module)?)?;
     module.add_function(wrap_pyfunction!(book::build_book, module)?)?;
+    module.add_class::<weights::Weights>()?;
+    module.add_function(wrap_pyfunction!(weights::texel_tune, module)?)?;
+    module.add("CLASSIC_TERMS", weights::term_names())?;
+    module.add(
+        "CLASSIC_MAX_WEIGHT",
+        crate::eval::classic::weights::MAX_WEIGHT,
+    )?;
     module.add("DEFAULT_BOOK", crate::book::DEFAULT_BOOK_NAME)?;
     module.add("ECO_LINES_PGN", crate::book::ECO_LINES_PGN)?;
     Ok(())

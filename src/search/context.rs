@@ -9,7 +9,7 @@ use super::params::{CHECK_INTERVAL_NODES, FIFTY_MOVE_DAMPING_PLIES, POLL_INTERVA
 use super::pv::PvTable;
 use super::report::{SearchInfo, SearchObserver, SearchStats};
 use super::switches::SearchSwitches;
-use crate::eval::classic;
+use crate::eval::classic::{self, ClassicWeights};
 use crate::eval::nnue::{Accumulators, Network};
 use crate::limits::{StopFlag, TimeManager};
 use crate::position::{FIFTY_MOVE_PLIES, Position};
@@ -18,8 +18,9 @@ use crate::tablebase::Tablebases;
 use crate::transposition::TranspositionTable;
 use shakmaty::{Move, Position as _};
 
-/// The largest evaluation a network may give, in centipawns: well inside the ordinary scores
-/// (tablebase wins start at 20,000 less the longest line).
+/// The largest evaluation a network (or a hand-crafted evaluation with weights of one's own) may
+/// give, in centipawns: well inside the ordinary scores (tablebase wins start at 20,000 less the
+/// longest line).
 pub(super) const MAX_NETWORK_CP: i32 = 15_000;
 
 /// What the threads of one search share besides the transposition table.
@@ -43,6 +44,8 @@ pub(super) struct Scope<'a> {
     pub(super) switches: SearchSwitches,
     /// The network that evaluates positions; `None`: the hand-crafted evaluation.
     pub(super) network: Option<&'a Network>,
+    /// The hand-crafted evaluation's weights, read when `network` is `None`.
+    pub(super) classic: &'a ClassicWeights,
     /// Some legal root moves are left out, so the root's result is not the position's value.
     pub(super) root_restricted: bool,
     pub(super) max_nodes: Option<u64>,
@@ -87,6 +90,8 @@ pub(super) struct Context<'a> {
     pub(super) switches: SearchSwitches,
     /// The network and this thread's accumulators along the line searched.
     pub(super) network: Option<(&'a Network, Accumulators)>,
+    /// The hand-crafted evaluation's weights, read without a network.
+    pub(super) classic: &'a ClassicWeights,
     pub(super) tbhits: u64,
     pub(super) tablebase_error: Option<String>,
     /// Best root move of the iteration in progress, for a search stopped during its first iteration.
@@ -125,6 +130,7 @@ impl<'a> Context<'a> {
             network: scope
                 .network
                 .map(|network| (network, Accumulators::new(network))),
+            classic: scope.classic,
             tbhits: 0,
             tablebase_error: None,
             root_restricted: scope.root_restricted,
@@ -223,7 +229,9 @@ impl Context<'_> {
             Some((network, accumulators)) => accumulators
                 .evaluate(network, self.position)
                 .clamp(-MAX_NETWORK_CP, MAX_NETWORK_CP),
-            None => classic::evaluate(self.position.board()).value(),
+            None => classic::evaluate_with(self.position.board(), self.classic)
+                .value()
+                .clamp(-MAX_NETWORK_CP, MAX_NETWORK_CP),
         }
     }
 

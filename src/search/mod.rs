@@ -247,7 +247,10 @@ mod tests {
     #[test]
     fn the_tables_remembered_evaluations_equal_fresh_ones() {
         let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10";
-        for evaluation in [Evaluation::Classic, Evaluation::Network(default_network())] {
+        for evaluation in [
+            Evaluation::classic(),
+            Evaluation::Network(default_network()),
+        ] {
             let mut searcher = Searcher::new(16).unwrap();
             searcher.set_evaluation(evaluation.clone());
             let mut position = Position::from_fen(fen).unwrap();
@@ -273,7 +276,9 @@ mod tests {
                         continue;
                     };
                     let fresh = match &evaluation {
-                        Evaluation::Classic => crate::eval::classic::evaluate(&board).value(),
+                        Evaluation::Classic(weights) => {
+                            crate::eval::classic::evaluate_with(&board, weights).value()
+                        }
                         Evaluation::Network(network) => network
                             .evaluate(&board)
                             .clamp(-context::MAX_NETWORK_CP, context::MAX_NETWORK_CP),

@@ -9,6 +9,7 @@ use super::ordering::History;
 use super::params::ASPIRATION_MIN_DEPTH;
 use super::report::{SearchInfo, SearchObserver, Silent};
 use crate::error::Error;
+use crate::eval::classic;
 use crate::limits::{MAX_DEPTH, SearchLimits, StopFlag, TimeManager};
 use crate::position::Position;
 
@@ -69,6 +70,10 @@ impl Searcher {
             tablebase: self.tablebase.as_deref(),
             switches: self.switches,
             network: self.evaluation.network(),
+            classic: self
+                .evaluation
+                .classic_weights()
+                .unwrap_or(&classic::DEFAULT_WEIGHTS),
             root_restricted,
             max_nodes: limits.nodes,
         };

@@ -249,7 +249,7 @@ impl<W: Write + Send + 'static> Uci<W> {
     fn load_evaluation(&mut self) -> bool {
         let file = self.options.eval_file.trim();
         let evaluation = if self.options.evaluation == EVALUATION_CLASSIC {
-            Ok(Evaluation::Classic)
+            Ok(Evaluation::classic())
         } else if file.is_empty() || file == DEFAULT_EVAL_FILE {
             Ok(Evaluation::default())
         } else {

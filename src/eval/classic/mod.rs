@@ -4,38 +4,27 @@
 //!
 //! Material plus piece-square tables (PeSTO), the positional terms of [`terms`] (pawn structure,
 //! passed pawns, mobility, king safety, piece terms; weights in [`weights`], fitted to
-//! Stockfish's scores of positions from real games), all tapered between middlegame and endgame by the material left on the board, and a
-//! tempo bonus for the side to move. The positional terms gained +47 Elo (95% +4..+91) against
-//! material and tables alone, 150 games at 2 s + 0.02 s (BENCHMARKS.md).
+//! Stockfish's scores of positions from real games), all tapered between middlegame and endgame
+//! by the material left on the board, and a tempo bonus for the side to move. The positional
+//! terms gained +47 Elo (95% +4..+91) against material and tables alone, 150 games at 2 s +
+//! 0.02 s (BENCHMARKS.md).
+//!
+//! Every number comes from a [`ClassicWeights`]: [`evaluate`] and [`breakdown`] read the default
+//! ones ([`DEFAULT_WEIGHTS`]), [`evaluate_with`] and [`breakdown_with`] any others, and
+//! [`tune`] fits them to games' results (Texel's method).
 
 pub mod pst;
+pub mod tapered;
 pub mod terms;
+pub mod tune;
 pub mod weights;
+
+pub use tapered::Tapered;
+pub use weights::{ClassicWeights, DEFAULT_WEIGHTS, TEMPO_CP};
 
 use shakmaty::{Chess, Color, Position as _, Role};
 
 use crate::score::Score;
-
-/// The side to move is worth this much, in centipawns: having the move is an advantage, and
-/// without it a fixed-depth search swings by some 35 cp between odd and even depths (measured at
-/// the start position: +35 at depths 1, 3, 5, 0 at 2, 4, 6), which a game review reads as
-/// inaccuracies.
-pub const TEMPO_CP: i32 = 18;
-
-/// A middlegame and an endgame value, in centipawns, from White's point of view.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tapered {
-    pub middlegame: i32,
-    pub endgame: i32,
-}
-
-impl Tapered {
-    /// Blends the two values: `phase` runs from 0 (bare kings and pawns) to [`pst::MAX_PHASE`].
-    pub fn blend(self, phase: i32) -> i32 {
-        let phase = phase.min(pst::MAX_PHASE);
-        (self.middlegame * phase + self.endgame * (pst::MAX_PHASE - phase)) / pst::MAX_PHASE
-    }
-}
 
 /// How far the game is from the endgame: the sum of the phase weights of the pieces on the board.
 pub fn phase(board: &Chess) -> i32 {
@@ -47,49 +36,20 @@ pub fn phase(board: &Chess) -> i32 {
         .sum()
 }
 
-/// Material and piece placement (PeSTO tables).
-pub fn material_and_placement(board: &Chess) -> Tapered {
+/// Material and piece placement under `weights`, from White's point of view.
+#[inline]
+pub fn material_and_placement(board: &Chess, weights: &ClassicWeights) -> Tapered {
     let mut total = Tapered::default();
     for color in Color::ALL {
         let sign = if color == Color::White { 1 } else { -1 };
         let ours = board.board().by_color(color);
         for role in Role::ALL {
             for square in board.board().by_role(role) & ours {
-                total.middlegame += sign * pst::middlegame(color, role, square);
-                total.endgame += sign * pst::endgame(color, role, square);
+                total += weights.placed(color, role, square) * sign;
             }
         }
     }
     total
-}
-
-impl std::ops::Add for Tapered {
-    type Output = Tapered;
-    #[inline]
-    fn add(self, other: Tapered) -> Tapered {
-        Tapered {
-            middlegame: self.middlegame + other.middlegame,
-            endgame: self.endgame + other.endgame,
-        }
-    }
-}
-
-impl std::ops::AddAssign for Tapered {
-    #[inline]
-    fn add_assign(&mut self, other: Tapered) {
-        *self = *self + other;
-    }
-}
-
-impl std::ops::Mul<i32> for Tapered {
-    type Output = Tapered;
-    #[inline]
-    fn mul(self, count: i32) -> Tapered {
-        Tapered {
-            middlegame: self.middlegame * count,
-            endgame: self.endgame * count,
-        }
-    }
 }
 
 /// The evaluation taken apart, for people who study it: each term from White's point of view.
@@ -111,7 +71,8 @@ pub struct Breakdown {
     pub king_safety: Tapered,
     /// Bishop pair, rooks on open files, pieces attacked by pawns, knight outposts.
     pub pieces: Tapered,
-    /// The tempo bonus, from White's point of view (`TEMPO_CP` or `-TEMPO_CP`).
+    /// The tempo bonus, from White's point of view (the weights' tempo, negated when Black is to
+    /// move).
     pub tempo: i32,
 }
 
@@ -129,25 +90,30 @@ impl Breakdown {
     }
 }
 
-/// The terms of the evaluation of `board` (their blend is what [`evaluate`] returns, for White).
+/// The terms of the default evaluation of `board` (their blend is what [`evaluate`] returns, for
+/// White).
 pub fn breakdown(board: &Chess) -> Breakdown {
+    breakdown_with(board, &DEFAULT_WEIGHTS)
+}
+
+/// The terms of the evaluation of `board` under `weights` (their blend is what
+/// [`evaluate_with`] returns, for White).
+pub fn breakdown_with(board: &Chess, weights: &ClassicWeights) -> Breakdown {
     let mut material = Tapered::default();
     for color in Color::ALL {
         let sign = if color == Color::White { 1 } else { -1 };
         for role in Role::ALL {
             let count =
                 (board.board().by_role(role) & board.board().by_color(color)).count() as i32;
-            let (middlegame, endgame) = pst::material(role);
-            material.middlegame += sign * count * middlegame;
-            material.endgame += sign * count * endgame;
+            material += weights.material()[role as usize - 1] * (sign * count);
         }
     }
-    let both = material_and_placement(board);
+    let both = material_and_placement(board, weights);
     let placement = Tapered {
         middlegame: both.middlegame - material.middlegame,
         endgame: both.endgame - material.endgame,
     };
-    let mut groups = terms::ByGroup::default();
+    let mut groups = terms::ByGroup::new(weights.terms());
     terms::add_terms(board.board(), &mut groups);
     Breakdown {
         phase: phase(board),
@@ -159,22 +125,31 @@ pub fn breakdown(board: &Chess) -> Breakdown {
         king_safety: groups.king_safety,
         pieces: groups.pieces,
         tempo: match board.turn() {
-            Color::White => TEMPO_CP,
-            Color::Black => -TEMPO_CP,
+            Color::White => weights.tempo(),
+            Color::Black => -weights.tempo(),
         },
     }
 }
 
-/// The evaluation of `board` in centipawns for the side to move.
+/// The default evaluation of `board` in centipawns for the side to move.
 pub fn evaluate(board: &Chess) -> Score {
-    let mut total = terms::Total(material_and_placement(board));
+    evaluate_with(board, &DEFAULT_WEIGHTS)
+}
+
+/// The evaluation of `board` under `weights`, in centipawns for the side to move.
+#[inline]
+pub fn evaluate_with(board: &Chess, weights: &ClassicWeights) -> Score {
+    let mut total = terms::Total {
+        weights: weights.terms(),
+        sum: material_and_placement(board, weights),
+    };
     terms::add_terms(board.board(), &mut total);
-    let white = total.0.blend(phase(board));
+    let white = total.sum.blend(phase(board));
     Score::centipawns(
         match board.turn() {
             Color::White => white,
             Color::Black => -white,
-        } + TEMPO_CP,
+        } + weights.tempo(),
     )
 }
 
@@ -221,6 +196,36 @@ mod tests {
             (queen.material.middlegame, queen.material.endgame),
             (1025, 936)
         );
+    }
+
+    #[test]
+    fn other_weights_change_the_evaluation_and_its_breakdown() {
+        let board = parse_fen("4k3/8/8/8/8/8/3N4/4K3 w - - 0 1").unwrap();
+        let mut material = *DEFAULT_WEIGHTS.material();
+        material[Role::Knight as usize - 1] = Tapered {
+            middlegame: 100,
+            endgame: 100,
+        };
+        let mut terms = *DEFAULT_WEIGHTS.terms();
+        terms[weights::MOBILITY] = Tapered::default();
+        let weights = ClassicWeights::new(material, *DEFAULT_WEIGHTS.tables(), terms, 0).unwrap();
+        let parts = breakdown_with(&board, &weights);
+        assert_eq!(
+            parts.material,
+            Tapered {
+                middlegame: 100,
+                endgame: 100
+            }
+        );
+        assert_eq!(parts.mobility, Tapered::default());
+        assert_eq!(parts.tempo, 0);
+        assert_eq!(evaluate_with(&board, &weights).value(), parts.white());
+        assert_eq!(
+            evaluate(&board).value() - evaluate_with(&board, &weights).value(),
+            breakdown(&board).white() - parts.white()
+        );
+        assert!(evaluate_with(&board, &weights).value() < evaluate(&board).value() - 150);
+        assert_eq!(breakdown_with(&board, &DEFAULT_WEIGHTS), breakdown(&board));
     }
 
     #[test]

@@ -6,10 +6,10 @@
 //! They are published numeric facts, reproduced here under fair use of those
 //! numbers; the code around them is our own.
 //!
-//! Every value combines the material value of the role with the square bonus,
-//! so an evaluation only has to sum [`middlegame`] and [`endgame`] over the
-//! pieces of each side and blend the two sums with the game phase
-//! (see [`PHASE_WEIGHT`] and [`MAX_PHASE`]).
+//! They are the defaults of [`ClassicWeights`](super::weights::ClassicWeights) ([`MATERIAL`],
+//! [`TABLES`]), which the evaluation reads; [`middlegame`] and [`endgame`] give the default
+//! value (material plus square bonus) of a piece on a square. The game phase that blends the
+//! middlegame and endgame sums is fixed: [`PHASE_WEIGHT`] and [`MAX_PHASE`].
 
 use shakmaty::{Color, Role, Square};
 
@@ -228,6 +228,40 @@ const fn combine(material: &[i32; 6], squares: &RoleTables) -> Combined {
     out
 }
 
+/// PeSTO's piece values as (middlegame, endgame) pairs (Pawn..King): the default of
+/// [`ClassicWeights`](super::weights::ClassicWeights)'s material.
+pub const MATERIAL: [(i32, i32); 6] = {
+    let mut out = [(0, 0); 6];
+    let mut role = 0;
+    while role < 6 {
+        out[role] = (MG_MATERIAL[role], EG_MATERIAL[role]);
+        role += 1;
+    }
+    out
+};
+
+/// The square bonuses as (middlegame, endgame) pairs, indexed `[role][square]` (Pawn..King;
+/// shakmaty's square index from White's side, a1 = 0, b1 = 1, ..., h8 = 63, the order python-chess
+/// numbers squares in): the default of [`ClassicWeights`](super::weights::ClassicWeights)'s
+/// tables.
+pub const TABLES: [[(i32, i32); 64]; 6] = {
+    let mut out = [[(0, 0); 64]; 6];
+    let mut role = 0;
+    while role < 6 {
+        let mut square = 0;
+        while square < 64 {
+            // Entry `i` of a written table (rank 8 first) belongs to square `i ^ 56`.
+            out[role][square] = (
+                MG_SQUARES[role][square ^ FLIP_RANK],
+                EG_SQUARES[role][square ^ FLIP_RANK],
+            );
+            square += 1;
+        }
+        role += 1;
+    }
+    out
+};
+
 static MIDDLEGAME: Combined = combine(&MG_MATERIAL, &MG_SQUARES);
 static ENDGAME: Combined = combine(&EG_MATERIAL, &EG_SQUARES);
 
@@ -335,6 +369,25 @@ mod tests {
         assert_eq!(middlegame(Color::White, Role::Rook, Square::H2), 477 - 71);
         // eg_queen_table, fourth line, fifth entry (e5 from White's view).
         assert_eq!(endgame(Color::White, Role::Queen, Square::E5), 936 + 57);
+    }
+
+    #[test]
+    fn paired_tables_hold_the_same_numbers() {
+        for role in Role::ALL {
+            let index = role as usize - 1;
+            assert_eq!(MATERIAL[index], material(role));
+            for square in Square::ALL {
+                let bonus = TABLES[index][square as usize];
+                assert_eq!(
+                    middlegame(Color::White, role, square),
+                    MATERIAL[index].0 + bonus.0
+                );
+                assert_eq!(
+                    endgame(Color::White, role, square),
+                    MATERIAL[index].1 + bonus.1
+                );
+            }
+        }
     }
 
     #[test]

@@ -2,34 +2,38 @@
 //! mobility, king safety and piece terms.
 //!
 //! Each term counts a feature of one side and hands the count, signed (White +, Black -), to a
-//! [`Sink`] with the index of its weight in [`WEIGHTS`]. The search's sink sums the weights
-//! ([`Total`]), the breakdown's sums them by group ([`ByGroup`]), the tuner's records the counts
-//! ([`Trace`]): one description of the features serves all three.
+//! [`Sink`] with the index of its weight in [`TERMS`](weights::TERMS). The search's sink sums the
+//! weights ([`Total`]), the breakdown's sums them by group ([`ByGroup`]), the tuner's records the
+//! counts ([`Trace`]): one description of the features serves all three.
 
 use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square, attacks};
 
-use super::Tapered;
-use super::weights::{self, COUNT, Group, WEIGHTS};
+use super::tapered::Tapered;
+use super::weights::{self, COUNT, Group};
 
 /// Receives the features of a position: `count` times weight `index`, from White's point of view.
 pub trait Sink {
     fn add(&mut self, index: usize, count: i32);
 }
 
-/// The sum of the weighted features.
-#[derive(Copy, Clone, Debug, Default)]
-pub struct Total(pub Tapered);
+/// The sum of the features weighted by `weights`, added to `sum`.
+#[derive(Copy, Clone, Debug)]
+pub struct Total<'a> {
+    pub weights: &'a [Tapered; COUNT],
+    pub sum: Tapered,
+}
 
-impl Sink for Total {
+impl Sink for Total<'_> {
     #[inline]
     fn add(&mut self, index: usize, count: i32) {
-        self.0 += WEIGHTS[index] * count;
+        self.sum += self.weights[index] * count;
     }
 }
 
-/// The weighted features summed by [`Group`].
-#[derive(Copy, Clone, Debug, Default)]
-pub struct ByGroup {
+/// The features weighted by `weights`, summed by [`Group`].
+#[derive(Copy, Clone, Debug)]
+pub struct ByGroup<'a> {
+    pub weights: &'a [Tapered; COUNT],
     pub pawn_structure: Tapered,
     pub passed_pawns: Tapered,
     pub mobility: Tapered,
@@ -37,7 +41,21 @@ pub struct ByGroup {
     pub pieces: Tapered,
 }
 
-impl Sink for ByGroup {
+impl<'a> ByGroup<'a> {
+    /// Every group at zero.
+    pub fn new(weights: &'a [Tapered; COUNT]) -> ByGroup<'a> {
+        ByGroup {
+            weights,
+            pawn_structure: Tapered::default(),
+            passed_pawns: Tapered::default(),
+            mobility: Tapered::default(),
+            king_safety: Tapered::default(),
+            pieces: Tapered::default(),
+        }
+    }
+}
+
+impl Sink for ByGroup<'_> {
     fn add(&mut self, index: usize, count: i32) {
         let total = match weights::group(index) {
             Group::PawnStructure => &mut self.pawn_structure,
@@ -46,7 +64,7 @@ impl Sink for ByGroup {
             Group::KingSafety => &mut self.king_safety,
             Group::Pieces => &mut self.pieces,
         };
-        *total += WEIGHTS[index] * count;
+        *total += self.weights[index] * count;
     }
 }
 

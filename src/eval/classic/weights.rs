@@ -1,12 +1,20 @@
-//! The weights of the positional terms ([`super::terms`]), in centipawns, (middlegame, endgame).
+//! The numbers of the hand-crafted evaluation: [`ClassicWeights`] holds all of them (material,
+//! piece-square tables, the positional terms' weights, the tempo bonus), and [`DEFAULT_WEIGHTS`]
+//! are the ones the engine plays with; the Python binding reads and sets them, and the Texel
+//! tuner ([`super::tune`]) fits them.
 //!
-//! The values between the `tuned` markers are written by the Texel tuner,
-//! `cargo run --release -p ferrochess-tools --bin texel-tune -- POSITIONS --write` (see
-//! `tools/src/texel.rs`), which fits them to the positions' labels (Stockfish's expected scores,
-//! from `tools/ferrochess_tools/texel_positions.py --stockfish`), with the material and
+//! The positional terms ([`super::terms`]) are named runs of weights, [`TERMS`], in centipawns,
+//! (middlegame, endgame). Their default values between the `tuned` markers are written by the
+//! Texel tuner, `cargo run --release -p ferrochess-tools --bin texel-tune -- POSITIONS --write`
+//! (see `tools/src/texel.rs`), which fits them to the positions' labels (Stockfish's expected
+//! scores, from `tools/ferrochess_tools/texel_positions.py --stockfish`), with the material and
 //! piece-square tables held fixed.
 
-use super::Tapered;
+use shakmaty::{Color, Role, Square};
+
+use super::pst;
+use super::tapered::Tapered;
+use crate::error::Error;
 
 /// What a weight belongs to, for the evaluation's breakdown.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -156,6 +164,204 @@ pub static WEIGHTS: [Tapered; COUNT] = [
     // tuned: end
 ];
 
+/// The side to move is worth this much by default, in centipawns: having the move is an
+/// advantage, and without it a fixed-depth search swings by some 35 cp between odd and even depths (measured at
+/// the start position: +35 at depths 1, 3, 5, 0 at 2, 4, 6), which a game review reads as
+/// inaccuracies.
+pub const TEMPO_CP: i32 = 18;
+
+/// The largest magnitude of any weight, in centipawns (a hundred pawns): it keeps every
+/// evaluation far from overflowing.
+pub const MAX_WEIGHT: i32 = 10_000;
+
+/// The names of the roles, Pawn..King, as weights' fields are named.
+pub const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+
+/// Every number of the hand-crafted evaluation, in centipawns from the point of view of the
+/// piece's owner: material per role, a piece-square table per role, the positional terms'
+/// weights ([`TERMS`]) and the tempo bonus of the side to move. The game phase that blends
+/// middlegame and endgame is fixed ([`pst::PHASE_WEIGHT`]).
+///
+/// Built once (a search reads it by reference, with no allocation): [`ClassicWeights::new`]
+/// checks the values and precomputes material plus table for each colour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassicWeights {
+    material: [Tapered; 6],
+    tables: [[Tapered; 64]; 6],
+    terms: [Tapered; COUNT],
+    tempo: i32,
+    /// Material plus table, indexed `[color][role][square]` (`color as usize`: Black 0, White 1;
+    /// `role as usize - 1`; shakmaty's square index): what the evaluation sums.
+    placed: [[[Tapered; 64]; 6]; 2],
+}
+
+/// The weights the engine plays with: PeSTO's material and tables ([`pst::MATERIAL`],
+/// [`pst::TABLES`]), the tuned [`WEIGHTS`] and [`TEMPO_CP`].
+pub static DEFAULT_WEIGHTS: ClassicWeights = ClassicWeights::build(
+    paired(&pst::MATERIAL),
+    {
+        let mut tables = [[t(0, 0); 64]; 6];
+        let mut role = 0;
+        while role < 6 {
+            tables[role] = paired(&pst::TABLES[role]);
+            role += 1;
+        }
+        tables
+    },
+    WEIGHTS,
+    TEMPO_CP,
+);
+
+/// `(middlegame, endgame)` pairs as tapered values.
+const fn paired<const N: usize>(pairs: &[(i32, i32); N]) -> [Tapered; N] {
+    let mut out = [t(0, 0); N];
+    let mut index = 0;
+    while index < N {
+        out[index] = t(pairs[index].0, pairs[index].1);
+        index += 1;
+    }
+    out
+}
+
+impl Default for ClassicWeights {
+    /// [`DEFAULT_WEIGHTS`].
+    fn default() -> ClassicWeights {
+        DEFAULT_WEIGHTS.clone()
+    }
+}
+
+impl ClassicWeights {
+    /// Weights from their parts: `material` and `tables` indexed by role (Pawn..King), each table
+    /// by shakmaty's square index from White's side (a1 = 0, b1 = 1, ..., h8 = 63; a Black piece
+    /// on a square reads the entry of the square mirrored vertically), `terms` indexed as
+    /// [`TERMS`], `tempo` for the side to move. Every value must lie within
+    /// [`MAX_WEIGHT`]; the error names the first that does not.
+    pub fn new(
+        material: [Tapered; 6],
+        tables: [[Tapered; 64]; 6],
+        terms: [Tapered; COUNT],
+        tempo: i32,
+    ) -> Result<ClassicWeights, Error> {
+        let check = |field: String, value: i32| {
+            if value.abs() <= MAX_WEIGHT {
+                Ok(())
+            } else {
+                Err(Error::argument(
+                    "weight",
+                    format!("{field} = {value}"),
+                    format!("must be between -{MAX_WEIGHT} and {MAX_WEIGHT} centipawns"),
+                ))
+            }
+        };
+        let check_tapered = |field: String, value: Tapered| {
+            check(format!("{field} middlegame"), value.middlegame)?;
+            check(format!("{field} endgame"), value.endgame)
+        };
+        for (role, name) in ROLE_NAMES.iter().enumerate() {
+            check_tapered(format!("material {name}"), material[role])?;
+            for square in Square::ALL {
+                check_tapered(
+                    format!("tables {name} {square}"),
+                    tables[role][square as usize],
+                )?;
+            }
+        }
+        for term in TERMS.iter().filter(|term| term.len > 0) {
+            for offset in 0..term.len {
+                check_tapered(
+                    format!("{} {offset}", term.name),
+                    terms[term.first + offset],
+                )?;
+            }
+        }
+        check("tempo".to_string(), tempo)?;
+        Ok(ClassicWeights::build(material, tables, terms, tempo))
+    }
+
+    /// [`ClassicWeights::new`] without the checks, at compile time for [`DEFAULT_WEIGHTS`].
+    const fn build(
+        material: [Tapered; 6],
+        tables: [[Tapered; 64]; 6],
+        terms: [Tapered; COUNT],
+        tempo: i32,
+    ) -> ClassicWeights {
+        let zero = Tapered {
+            middlegame: 0,
+            endgame: 0,
+        };
+        let mut placed = [[[zero; 64]; 6]; 2];
+        let mut role = 0;
+        while role < 6 {
+            let mut square = 0;
+            while square < 64 {
+                let value = Tapered {
+                    middlegame: material[role].middlegame + tables[role][square].middlegame,
+                    endgame: material[role].endgame + tables[role][square].endgame,
+                };
+                placed[Color::White as usize][role][square] = value;
+                // Black's piece on the mirrored square is worth the same to Black.
+                placed[Color::Black as usize][role][square ^ 56] = value;
+                square += 1;
+            }
+            role += 1;
+        }
+        ClassicWeights {
+            material,
+            tables,
+            terms,
+            tempo,
+            placed,
+        }
+    }
+
+    /// Material per role (Pawn..King).
+    pub fn material(&self) -> &[Tapered; 6] {
+        &self.material
+    }
+
+    /// The piece-square tables per role (Pawn..King), by square from White's side (a1 = 0).
+    pub fn tables(&self) -> &[[Tapered; 64]; 6] {
+        &self.tables
+    }
+
+    /// The positional terms' weights, indexed as [`TERMS`].
+    pub fn terms(&self) -> &[Tapered; COUNT] {
+        &self.terms
+    }
+
+    /// The bonus of the side to move.
+    pub fn tempo(&self) -> i32 {
+        self.tempo
+    }
+
+    /// Material plus table of a piece of `color` and `role` on `square`, from its owner's point of
+    /// view.
+    #[inline]
+    pub fn placed(&self, color: Color, role: Role, square: Square) -> Tapered {
+        self.placed[color as usize][role as usize - 1][square as usize]
+    }
+
+    /// `"classic"` for [`DEFAULT_WEIGHTS`], else `classic-` and 12 hex digits of a hash of every
+    /// value (the same on every platform), so two sets of weights are told apart by name.
+    pub fn name(&self) -> String {
+        if *self == DEFAULT_WEIGHTS {
+            return "classic".to_string();
+        }
+        let mut bytes = Vec::with_capacity(4 * (2 * (6 + 6 * 64 + COUNT) + 1));
+        let all = self
+            .material
+            .iter()
+            .chain(self.tables.iter().flatten())
+            .chain(self.terms.iter());
+        for value in all {
+            bytes.extend_from_slice(&value.middlegame.to_le_bytes());
+            bytes.extend_from_slice(&value.endgame.to_le_bytes());
+        }
+        bytes.extend_from_slice(&self.tempo.to_le_bytes());
+        format!("classic-{:012x}", crate::hash::fnv1a(&bytes) >> 16)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,5 +376,62 @@ mod tests {
         assert_eq!(next, COUNT);
         assert_eq!(group(PASSED_PAWN + 7), Group::PassedPawns);
         assert_eq!(group(KNIGHT_OUTPOST), Group::Pieces);
+    }
+
+    #[test]
+    fn default_weights_place_pieces_as_the_published_tables() {
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for square in Square::ALL {
+                    let placed = DEFAULT_WEIGHTS.placed(color, role, square);
+                    assert_eq!(placed.middlegame, pst::middlegame(color, role, square));
+                    assert_eq!(placed.endgame, pst::endgame(color, role, square));
+                }
+            }
+        }
+        assert_eq!(DEFAULT_WEIGHTS.terms(), &WEIGHTS);
+        assert_eq!(DEFAULT_WEIGHTS.tempo(), TEMPO_CP);
+        assert_eq!(DEFAULT_WEIGHTS.name(), "classic");
+    }
+
+    #[test]
+    fn new_checks_every_value_and_names_the_bad_one() {
+        let base = ClassicWeights::default();
+        let rebuilt = ClassicWeights::new(
+            *base.material(),
+            *base.tables(),
+            *base.terms(),
+            base.tempo(),
+        )
+        .unwrap();
+        assert_eq!(rebuilt, base);
+        let mut tables = *base.tables();
+        tables[1][Square::E4 as usize].endgame = MAX_WEIGHT + 1;
+        let error = ClassicWeights::new(*base.material(), tables, *base.terms(), 0).unwrap_err();
+        assert!(
+            error.to_string().contains("tables knight e4 endgame"),
+            "{error}"
+        );
+        let mut terms = *base.terms();
+        terms[PASSED_PAWN + 6].middlegame = -MAX_WEIGHT - 1;
+        let error = ClassicWeights::new(*base.material(), *base.tables(), terms, 0).unwrap_err();
+        assert!(
+            error.to_string().contains("passed pawn 6 middlegame"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn names_tell_weights_apart() {
+        let mut material = *DEFAULT_WEIGHTS.material();
+        material[1].middlegame = 100;
+        let changed =
+            ClassicWeights::new(material, *DEFAULT_WEIGHTS.tables(), WEIGHTS, TEMPO_CP).unwrap();
+        let name = changed.name();
+        assert!(name.starts_with("classic-") && name.len() == 20, "{name}");
+        assert_eq!(name, changed.clone().name());
+        let other = ClassicWeights::new(material, *DEFAULT_WEIGHTS.tables(), WEIGHTS, TEMPO_CP + 1)
+            .unwrap();
+        assert_ne!(other.name(), name);
     }
 }

@@ -107,7 +107,7 @@ impl Arguments {
                     path.display()
                 ));
             }
-            (Some(EvaluationKind::Classic), None) => Evaluation::Classic,
+            (Some(EvaluationKind::Classic), None) => Evaluation::classic(),
             (_, Some(path)) => {
                 Evaluation::from_file(&path).map_err(|error| format!("--eval-file: {error}"))?
             }
@@ -159,7 +159,7 @@ mod tests {
             parse(&["--output", "out", "--games", "3", "--evaluation", "classic"]).unwrap();
         assert_eq!(config.target, Target::Games(3));
         assert_eq!((config.nodes, config.seed), (DEFAULT_NODES, 1));
-        assert_eq!(config.evaluation.name(), Evaluation::Classic.name());
+        assert_eq!(config.evaluation.name(), Evaluation::classic().name());
         for (arguments, named) in [
             (&["--output", "out"][..], "--positions"),
             (

@@ -13,7 +13,8 @@ use ferrochess_tools::texel::{Settings, run};
 #[derive(Parser, Debug)]
 #[command(name = "texel-tune")]
 struct Arguments {
-    /// Files of 'FEN;RESULT' lines (White's result: 1, 0.5 or 0)
+    /// Files of 'FEN;RESULT' or 'FEN | score | result' lines (White's result: 1, 0.5 or 0),
+    /// plain or gzipped (.gz)
     #[arg(required = true, value_name = "POSITIONS")]
     paths: Vec<PathBuf>,
     /// Adam's steps over all the positions

@@ -527,7 +527,7 @@ mod tests {
             threads: 1,
             hash_mb: 1,
             seed: 7,
-            evaluation: Evaluation::Classic,
+            evaluation: Evaluation::classic(),
             ..DatagenConfig::new(output, Target::Games(games))
         }
     }
