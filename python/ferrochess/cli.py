@@ -1,5 +1,5 @@
 """The ``ferrochess`` command line: ``bestmove``, ``perft``, ``bench``, ``book``, ``play`` and
-``analyse`` and ``uci``.
+``analyse``, ``match`` and ``uci``.
 
 Contract: results go to stdout and the exit status is 0; bad input (a FEN, a move, a depth) prints
 one line naming it on stderr and exits with status 2, never with a traceback. An internal engine
@@ -100,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_play_command(commands)
     add_serve_command(commands)
     add_analyse_command(commands)
+    add_match_command(commands)
     commands.add_parser(
         "uci",
         help="speak the UCI protocol on stdin/stdout (for chess GUIs and match tools)",
@@ -174,6 +175,21 @@ def run_analyse(args: argparse.Namespace) -> int:
         written = annotate_pgn(args.pgn, args.output, args.annotate)
         print(f"{written} annotated games written to {args.annotate}")
     return 0
+
+
+def add_match_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``match``: its fastchess-style options are parsed by :mod:`ferrochess.match.cli`
+    (``main`` hands it the arguments before argparse sees them)."""
+    from ferrochess.match.cli import HELP
+
+    match = commands.add_parser(
+        "match",
+        help="play an engine match or tournament (fastchess-style options)",
+        description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        add_help=False,
+    )
+    match.add_argument("options", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
 
 def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -543,6 +559,10 @@ def run(args: argparse.Namespace) -> int:
         return run_serve(args)
     elif args.command == "analyse":
         return run_analyse(args)
+    elif args.command == "match":
+        from ferrochess.match.cli import main as match_main
+
+        return match_main(args.options)
     elif args.command == "uci":
         sys.stdout.flush()
         _core.uci()
@@ -553,8 +573,13 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``) and return the exit status."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["match"]:  # fastchess-style single-dash options: not argparse's
+        from ferrochess.match.cli import main as match_main
+
+        return match_main(arguments[1:])
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     try:
         return run(args)
     except EngineError as error:
