@@ -291,3 +291,11 @@ def test_sprt_at_elo0_accepts_h1_at_most_alpha_of_the_time() -> None:
     assert accepted_h1 <= sprt.alpha + allowance, outcomes
     # Nearly every run ends, and in H0: an SPRT that never decided would pass the line above.
     assert outcomes.count("H0") / runs >= 1 - sprt.alpha - allowance
+
+
+def test_normalized_bounds_beyond_the_models_reach_are_refused() -> None:
+    # 231.6 nElo on pairs is the most the normalized LLR can reach from its uniform start.
+    with pytest.raises(ValueError, match="elo1 = 300"):
+        SPRT(0, 300)
+    assert SPRT(0, 300, model="logistic").llr(Pentanomial(0, 1, 2, 3, 4)) > 0
+    assert SPRT(-220, 220).llr(Pentanomial(0, 0, 0, 0, 5)) != 0

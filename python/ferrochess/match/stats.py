@@ -272,6 +272,13 @@ def _mle_t_value(scores: list[float], probs: list[float], t: float) -> list[floa
     return mle
 
 
+NORMALIZED_BOUND_LIMIT = 230.0
+"""The widest normalized-Elo bound an SPRT accepts. The normalized LLR's maximum-likelihood
+search starts from the uniform distribution of pair scores, which reaches a t-value of at most
+2 d s / (s^2 + d^2) = 0.943 (s its standard deviation, d = 1/4 or 1/2 the distance of a score
+from 1/2), 231.6 nElo on pairs: a bound beyond it has no solution."""
+
+
 @dataclass(frozen=True)
 class SPRT:
     """A sequential probability ratio test of H0 (Elo = ``elo0``) against H1 (Elo = ``elo1``),
@@ -304,6 +311,14 @@ class SPRT:
             raise ValueError(f"elo0 = {self.elo0!r} must be below elo1 = {self.elo1!r}")
         if self.model not in ("normalized", "logistic"):
             raise ValueError(f"model = {self.model!r}: must be 'normalized' or 'logistic'")
+        if self.model == "normalized":
+            for name in ("elo0", "elo1"):
+                if abs(getattr(self, name)) > NORMALIZED_BOUND_LIMIT:
+                    raise ValueError(
+                        f"{name} = {getattr(self, name)!r}: the normalized model tests bounds "
+                        f"within +-{NORMALIZED_BOUND_LIMIT:.0f} nElo (fishtest's are a few nElo "
+                        "wide); use smaller bounds or model='logistic'"
+                    )
 
     @property
     def bounds(self) -> tuple[float, float]:
