@@ -7,7 +7,9 @@ exactly one board is on screen (no second board beside it, as the old glyph grid
 The widget is screenshotted to tests/artifacts/notebook-widget*.png for a person to look at.
 In JupyterLab, ``analyse(...)``'s analysis board too: the live engine's lines appear, a click on
 the board makes a variation, and the kernel's ``board.game`` holds it (a later cell prints it);
-screenshotted to tests/artifacts/notebook-analysis.png.
+screenshotted to tests/artifacts/notebook-analysis.png. And ``match(...)``'s live match: the
+games in play on small boards with running clocks, the SPRT's LLR chart, the finished games,
+and Stop; screenshotted to tests/artifacts/notebook-match.png.
 
 Skips with the reason when jupyterlab, anywidget, Playwright, Chromium (or, for Notebook 7, the
 notebook package) is missing.
@@ -59,6 +61,22 @@ TRAIN_CELLS = [
 ]
 """Black's 3...Nf6?? punished by 4.Qxf7#: one puzzle, White to move."""
 TRAIN_STATE = ".ferrochess-widget > div[data-state='{}']"
+MATCH_NOTEBOOK = "match.ipynb"
+MATCH_CELLS = [
+    "from ferrochess.match import SPRT, Ferrochess, Limit, TimeControl\n"
+    "from ferrochess.notebook import match\n"
+    "live = match([Ferrochess(level=8), Ferrochess(level=6)], games=8, concurrency=2,\n"
+    "             limit=Limit(clock=TimeControl(10, 0.1)), sprt=SPRT(0, 50))\n"
+    "live",
+    "result = live.result(timeout=120)\n"
+    "print('cancelled' if result.cancelled else 'complete', len(result.games), 'games')",
+]
+"""Two games at once on a 10+0.1 clock (about ten seconds a pair), an SPRT that cannot decide in
+four pairs: the boards are in play long enough to be seen, and the match is stopped."""
+MATCH = ".ferrochess-widget .fc-match"
+MATCH_VIEWPORT_HEIGHT = 1600
+MATCH_TIMEOUT_MS = 180_000
+"""For a pair of games to finish while JupyterLab and Chromium share two cores with them."""
 SERVER_START_SECONDS = 120
 TIMEOUT_MS = 60_000
 """Generous: JupyterLab, a kernel and an engine share two cores with other work in the tests."""
@@ -156,6 +174,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
     write_notebook(root / NOTEBOOK, [CELL, AGAIN])
     write_notebook(root / ANALYSIS_NOTEBOOK, ANALYSIS_CELLS)
     write_notebook(root / TRAIN_NOTEBOOK, TRAIN_CELLS)
+    write_notebook(root / MATCH_NOTEBOOK, MATCH_CELLS)
     quiet_settings(home / "settings")
     port = free_port()
     token = secrets.token_hex(16)
@@ -408,4 +427,82 @@ def test_train_in_jupyterlab_a_puzzle_from_a_game_is_solved_on_the_board(
     click_square(page, "h5")
     click_square(page, "f7")
     page.wait_for_selector(TRAIN_STATE.format("solved"))
+    assert not errors, errors
+
+
+def test_match_in_jupyterlab_shows_the_games_in_play_the_llr_and_stops(
+    page: Page, server: tuple[str, str]
+) -> None:
+    """``ferrochess.notebook.match(...)`` in a cell: the two games in play on small chessground
+    boards with the players' names and running clocks, the SPRT's LLR chart between its bounds,
+    finished games listed (a row shows its final position), and Stop ends the match with its
+    partial result (the kernel's ``result()`` says so)."""
+    base, token = server
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.extend(widget_error(error)))
+    open_notebook(page, f"{base}/lab/workspaces/match/tree/{MATCH_NOTEBOOK}?reset&token={token}")
+    run_cell(page, 0)
+    failed = ".ferrochess-widget-error, .fc-match [data-testid=error]:not([hidden])"
+    try:
+        page.wait_for_selector(f"{MATCH} [data-testid=live-game] cg-board piece, {failed}")
+    except playwright_sync.TimeoutError:
+        shot(page, "notebook-match-failed")
+        outputs = page.locator(".jp-Notebook .jp-CodeCell").first.locator(".jp-OutputArea")
+        pytest.fail(f"no match view; the cell's output: {outputs.inner_text()!r}")
+    for failure in (page.locator(".ferrochess-widget-error"),
+                    page.locator(".fc-match [data-testid=error]:not([hidden])")):  # fmt: skip
+        assert not failure.count(), failure.first.inner_text()
+
+    # The games in play: two small boards, each with both players and a running clock.
+    page.wait_for_function(
+        "() => document.querySelectorAll('.fc-match [data-testid=live-game] cg-board').length === 2"
+    )
+    tile = page.locator(f"{MATCH} [data-testid=live-game]").first
+    names = tile.locator(".mini-name").all_inner_texts()
+    assert sorted(names) == ["ferrochess level 6", "ferrochess level 8"], names
+    clocks = tile.locator(".mini-time").all_inner_texts()
+    assert len(clocks) == 2 and all(re.fullmatch(r"0:\d\d(\.\d)?", c) for c in clocks), clocks
+    assert tile.locator(".mini-time.running").count() == 1
+    # The SPRT: its LLR drawn between the bounds +-2.94, with their values.
+    llr = page.locator(f"{MATCH} [data-testid=llr] svg.llr-chart")
+    llr.wait_for()
+    labels = llr.locator(".llr-label").all_text_contents()
+    assert "2.94" in labels and "\u22122.94" in labels, labels
+    assert page.locator(f"{MATCH} [data-testid=status]").inner_text() == "Playing"
+
+    # A pair finishes while the next is played: its games are listed, and a row shows its end.
+    rows = page.locator(f"{MATCH} [data-testid=games-table] tbody tr")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.fc-match [data-testid=games-table] tbody tr').length"
+        " >= 2 && document.querySelectorAll('.fc-match [data-testid=live-game]').length > 0",
+        timeout=MATCH_TIMEOUT_MS,
+    )
+    rows.last.click()
+    chosen = rows.last.get_attribute("data-game")
+    viewer = page.locator(f"{MATCH} [data-testid=final-position] [data-testid=final-game]")
+    page.wait_for_function(
+        f"() => document.querySelector('.fc-match [data-testid=final-game]')?.dataset.game"
+        f" === {json.dumps(chosen)}"
+    )
+    assert viewer.locator("cg-board piece").count() > 0
+    assert page.locator(f"{MATCH} [data-testid=ptnml]").inner_text().startswith("Ptnml(0-2): ")
+    # A taller window, so the whole widget is inside JupyterLab's notebook panel for its picture.
+    page.set_viewport_size({"width": VIEWPORT["width"], "height": MATCH_VIEWPORT_HEIGHT})
+    page.wait_for_function(ANIMATION_OVER_JS)
+    ARTIFACTS.mkdir(exist_ok=True)
+    widget = page.locator(".ferrochess-widget").first
+    widget.screenshot(path=str(ARTIFACTS / "notebook-match.png"))
+
+    # Stop: the match ends with the games finished so far, in the widget and in the kernel.
+    page.locator(f"{MATCH} [data-action=stop]").click()
+    page.wait_for_selector(f"{MATCH}[data-status='stopped']", timeout=MATCH_TIMEOUT_MS)
+    assert page.locator(f"{MATCH} [data-testid=live-game]").count() == 0
+    assert not page.locator(f"{MATCH} [data-action=stop]").is_visible()
+    listed = rows.count()
+    widget.screenshot(path=str(ARTIFACTS / "notebook-match-stopped.png"))
+    run_cell(page, 1)
+    output = page.locator(".jp-Notebook .jp-CodeCell").nth(1).locator(".jp-OutputArea-output")
+    output.filter(has_text="games").wait_for()
+    assert output.inner_text().strip() == f"cancelled {listed} games"
     assert not errors, errors

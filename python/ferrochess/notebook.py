@@ -20,6 +20,11 @@ is the :class:`chess.pgn.Game` with the variations and comments made on the boar
 training board (``/train``) on puzzles made from games (a PGN, a file, a game) or on a player's
 cards in the games archive, rated and scheduled as on the page.
 
+:func:`match` (or :class:`MatchWidget`, from :mod:`ferrochess.notebook_match`) starts an engine
+match (:func:`ferrochess.match.match`'s arguments) in the background and shows it live: the games
+in play on small boards, the score, Elo, the SPRT's LLR, the finished games; :func:`watch` shows
+a :class:`ferrochess.match.Match` made elsewhere.
+
 :class:`NotebookGame` (in :mod:`ferrochess.notebook_game`, imported here too) is the same game
 without any user interface, driven from code.
 
@@ -48,6 +53,7 @@ from ferrochess.notebook_game import (
     check_think_time,
     color_of,
 )
+from ferrochess.notebook_match import match, watch
 from ferrochess.notebook_train import Trainable, train
 from ferrochess.service.game import Settings, check_level
 from ferrochess.widget_comm import (
@@ -68,14 +74,17 @@ __all__ = [
     "DEFAULT_LEVEL",
     "DEFAULT_THINK_SECONDS",
     "ColorChoice",
+    "MatchWidget",
     "NotebookGame",
     "PlayWidget",
     "Trainable",
     "TrainWidget",
     "analyse",
+    "match",
     "play",
     "train",
     "tree_of",
+    "watch",
 ]
 
 INSTALL_HINT = "pip install anywidget"
@@ -149,6 +158,7 @@ if anywidget is not None:
 
 if anywidget is not None:
     from ferrochess.notebook_analysis import AnalysisWidget
+    from ferrochess.notebook_match import MatchWidget
     from ferrochess.notebook_train import TrainWidget
 
 if not TYPE_CHECKING and anywidget is None:
@@ -156,9 +166,10 @@ if not TYPE_CHECKING and anywidget is None:
     __all__.remove("PlayWidget")
     __all__.remove("AnalysisWidget")
     __all__.remove("TrainWidget")
+    __all__.remove("MatchWidget")
 
     def __getattr__(name: str) -> Any:
-        if name in ("PlayWidget", "AnalysisWidget", "TrainWidget"):
+        if name in ("PlayWidget", "AnalysisWidget", "TrainWidget", "MatchWidget"):
             _require_anywidget()
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

@@ -1,0 +1,723 @@
+"""An engine match, live in a Jupyter notebook: :func:`match` starts a
+:class:`ferrochess.match.Match` in the background and returns a :class:`MatchWidget` that draws it
+while it is played; :func:`watch` (or ``MatchWidget(a_match)``) draws a match made elsewhere.
+
+The widget shows, on lichess's board (chessground) and the pages' UI kit: the games in play as
+small boards with the players' names and clocks; the first player's score (W/D/L), its Elo and
+normalized Elo with their 95% intervals and its LOS; with an SPRT, the LLR between its two bounds
+(a small chart over the games played) and the decision once made; the pentanomial; a crosstable
+when more than two players play (gauntlet, round robin); the finished games (result, reason,
+opening), where a click shows the game's final position and a link to its PGN; and a Stop button
+that stops the match and leaves its partial result (:meth:`MatchWidget.stop` does the same).
+
+How it is fed: the match's observer (:mod:`ferrochess.match.events`, called from its worker
+threads) updates a :class:`LiveMatch` under its lock, which costs the games nothing. A thread of
+the widget publishes its snapshot to the front end as the synced traits ``state`` (what changes
+with every move) and ``games`` (the finished games), at most every :data:`UPDATE_SECONDS` and only
+after a change, and a last time once the match has ended: then ``state`` holds the final result,
+or the error that ended the match (``state["error"]``). Between two updates the front end
+(``static/match/``) counts the running clock down. Its requests (Stop, a game's PGN) come over
+the widget's comm as ``{id, path, body}`` (``match/stop``, ``match/pgn``) and are answered as
+:mod:`ferrochess.widget_comm` answers the pages' requests. Like every comm message they are heard
+while the kernel is idle: a cell waiting in :meth:`MatchWidget.result` holds them until it returns.
+
+>>> from ferrochess.match import Ferrochess, Limit  # doctest: +SKIP
+>>> from ferrochess.notebook import match  # doctest: +SKIP
+>>> live = match([Ferrochess(level=8), Ferrochess(level=3)], games=40, limit=Limit(nodes=3000),
+...              concurrency=2, sprt=(0, 100))  # doctest: +SKIP
+>>> live  # a cell's last expression shows it  # doctest: +SKIP
+>>> live.result()  # waits, then the MatchResult  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import chess
+import chess.engine
+
+from ferrochess.match import (
+    SPRT,
+    Adjudication,
+    Estimate,
+    Event,
+    EventCallback,
+    GameFinished,
+    GameRecord,
+    GameStarted,
+    Match,
+    MatchFinished,
+    MatchResult,
+    MatchStarted,
+    MovePlayed,
+    Player,
+    Progress,
+    Tournament,
+)
+from ferrochess.match.limits import LimitSpec
+from ferrochess.match.openings import OpeningsSpec
+from ferrochess.match.players import MoveFunction
+from ferrochess.widget_comm import STATIC, module_sources, widget_css
+
+try:
+    import anywidget
+    import traitlets
+except ImportError:  # pragma: no cover - tested in a subprocess without anywidget
+    anywidget = None  # type: ignore[assignment]
+
+__all__ = ["LiveMatch", "MatchWidget", "RECENT_GAMES", "UPDATE_SECONDS", "match", "watch"]
+
+UPDATE_SECONDS = 0.25
+"""The shortest time between two updates sent to the front end: at most four a second, however
+many games are played at once."""
+RECENT_GAMES = 200
+"""How many finished games the trait ``games`` holds (the latest); :meth:`MatchWidget.pgn` and
+the match's result have them all."""
+LLR_POINTS = 400
+"""The most points of the LLR's history sent to the front end (the chart is thinned out)."""
+FINAL_WAIT_SECONDS = 5.0
+"""How long :meth:`MatchWidget.result` waits for the final state to be published."""
+MATCH_ENTRY = "match/widget.js"
+"""The widget's anywidget entry (``_esm``); it mounts ``match/app.js`` over the widget's model."""
+LOADER = "play/widget.js"
+"""The notebook widgets' module loader and comm transport, which the match widget's entry
+imports from the trait ``_modules`` (the other widgets load it as their entry)."""
+BORROWED = (LOADER, "play/clock.js")
+"""The play page's modules the widget is sent too: the loader, and the clocks' reading."""
+FOLDERS = ("match",)
+"""The folders of ``static`` whose modules the widget is sent (and the UI kit, and chessground)."""
+STYLE_FOLDERS = ("play", "match")
+"""The folders whose styles it is sent: the play page's cards, buttons and clocks, then its own."""
+INSTALL_HINT = "pip install anywidget"
+STATUS_BAD_REQUEST = 400
+
+RUNNING, WAITING, STOPPING = "running", "waiting", "stopping"
+FINISHED, STOPPED, FAILED = "finished", "stopped", "error"
+ENDED = frozenset({FINISHED, STOPPED, FAILED})
+
+Message = dict[str, Any]
+
+logger = logging.getLogger(__name__)
+
+
+# --- what the front end is sent -----------------------------------------------------------------
+
+
+def _number(value: float | None) -> float | None:
+    """A float JSON can carry: None for a missing, infinite or NaN one."""
+    return float(value) if value is not None and math.isfinite(value) else None
+
+
+def _estimate(estimate: Estimate, pairs: int) -> Message | None:
+    """``{value, low, high}``, None before any pair (no interval yet)."""
+    if pairs == 0 or not math.isfinite(estimate.value):
+        return None
+    return {"value": estimate.value, "low": _number(estimate.low),
+            "high": _number(estimate.high)}  # fmt: skip
+
+
+def _score(score: chess.engine.PovScore | None) -> Message | None:
+    """A mover's score as the UI kit reads it: White's view, ``{cp}`` or ``{mate}``."""
+    if score is None:
+        return None
+    white = score.white()
+    mate = white.mate()
+    return {"cp": white.score()} if mate is None else {"mate": mate}
+
+
+def _color(turn: chess.Color) -> str:
+    return "white" if turn == chess.WHITE else "black"
+
+
+def _kind(players: int, pairings: Sequence[tuple[int, int]]) -> str:
+    """``"match"``, ``"gauntlet"`` or ``"roundrobin"``, as the match's pairings say."""
+    if players == 2:
+        return "match"
+    if len(pairings) == players - 1 and all(first == 0 for first, _ in pairings):
+        return "gauntlet"
+    return "roundrobin"
+
+
+def _thinned(points: list[tuple[int, float]], most: int = LLR_POINTS) -> list[list[float]]:
+    """``points`` as JSON pairs, evenly thinned out to ``most`` (the first and last kept)."""
+    if len(points) <= most:
+        return [[games, llr] for games, llr in points]
+    step = (len(points) - 1) / (most - 1)
+    return [list(points[round(i * step)]) for i in range(most)]
+
+
+def _opening_text(record: GameRecord) -> str:
+    """The opening's name; else its moves in SAN; else where it starts."""
+    opening = record.opening
+    if opening.name:
+        return opening.name
+    if opening.moves:
+        start = opening.start()
+        return start.variation_san([chess.Move.from_uci(uci) for uci in opening.moves])
+    return "Start position" if opening.fen == chess.STARTING_FEN else "From a position"
+
+
+def game_row(record: GameRecord) -> Message:
+    """A finished game as the front end lists it: ``index``, ``round``, ``white``, ``black``,
+    ``result``, ``reason``, ``termination``, ``opening`` (in words), ``plies`` (the players'),
+    and its final position: ``fen``, ``last_move`` (UCI or None), ``turn``, ``check``."""
+    board = record.opening.board()
+    for uci in record.moves:
+        board.push_uci(uci)
+    last = board.move_stack[-1].uci() if board.move_stack else None
+    return {
+        "index": record.index, "round": record.round, "white": record.white,
+        "black": record.black, "result": record.result, "reason": record.reason,
+        "termination": record.termination, "opening": _opening_text(record),
+        "plies": len(record.moves), "fen": board.fen(shredder=board.chess960),
+        "last_move": last, "turn": _color(board.turn), "check": board.is_check(),
+    }  # fmt: skip
+
+
+def summary(result: MatchResult | None, players: Sequence[str]) -> Message:
+    """The first player's numbers over its pairings: ``first``, ``second`` (None with more than
+    two players), ``games``, ``wins``, ``draws``, ``losses``, ``points``, ``score`` (0..1),
+    ``elo`` and ``nelo`` (``{value, low, high}``, None before a pair is finished), ``los``
+    (None likewise), ``pentanomial`` (the five counts, fishtest's order) and ``pairs``."""
+    second = players[1] if len(players) == 2 else None
+    if result is None:
+        return {"first": players[0], "second": second, "games": 0, "wins": 0, "draws": 0,
+                "losses": 0, "points": 0.0, "score": 0.5, "elo": None, "nelo": None,
+                "los": None, "pentanomial": [0, 0, 0, 0, 0], "pairs": 0}  # fmt: skip
+    penta = result.pentanomial
+    pairs = penta.pairs
+    return {
+        "first": players[0], "second": second,
+        "games": result.wins + result.draws + result.losses,
+        "wins": result.wins, "draws": result.draws, "losses": result.losses,
+        "points": result.points, "score": result.score,
+        "elo": _estimate(result.elo, pairs), "nelo": _estimate(result.nelo, pairs),
+        "los": _number(result.los) if pairs else None,
+        "pentanomial": list(penta.counts()), "pairs": pairs,
+    }  # fmt: skip
+
+
+def crosstable(result: MatchResult | None, players: Sequence[str]) -> Message:
+    """The players in standings order (``players``, ``points``, ``games``) and ``cells``: row
+    ``i``, column ``j`` holds ``{points, games}`` of player ``i`` against player ``j`` (the row
+    player's points), or None where they do not meet (and on the diagonal)."""
+    count = len(players)
+    points = [[0.0] * count for _ in range(count)]
+    games = [[0] * count for _ in range(count)]
+    met = [[False] * count for _ in range(count)]
+    if result is not None:
+        for pairing in result.pairings:
+            a, b = pairing.first_player, pairing.second_player
+            met[a][b] = met[b][a] = True
+            points[a][b] += pairing.points
+            points[b][a] += pairing.losses + pairing.draws / 2
+            games[a][b] += pairing.games
+            games[b][a] += pairing.games
+        standings = result.standings()
+        order = [players.index(name) for name, _points, _games in standings]
+    else:
+        order = list(range(count))
+    return {
+        "players": [players[i] for i in order],
+        "points": [sum(points[i]) for i in order],
+        "games": [sum(games[i]) for i in order],
+        "cells": [[{"points": points[i][j], "games": games[i][j]} if met[i][j] else None
+                   for j in order] for i in order],
+    }  # fmt: skip
+
+
+# --- the live state ------------------------------------------------------------------------------
+
+
+class LiveMatch:
+    """What a match's widget shows, kept up to date from the match's events (:meth:`observe`,
+    any thread, cheap: the work is done by :meth:`snapshot`) and read as JSON-ready snapshots.
+
+    ``plan`` is the :class:`~ferrochess.match.Match` (its players, planned games, pairings,
+    limits and SPRT). :attr:`changed` is set by every change and cleared by :meth:`snapshot`;
+    :attr:`ended` once the match has ended (:class:`MatchFinished`, :meth:`finish` or
+    :meth:`fail`). ``clock`` gives the seconds the boards' clocks run by (monotonic).
+    """
+
+    def __init__(self, plan: Match, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.plan = plan
+        self.clock = clock
+        self.changed = threading.Event()
+        self._lock = threading.Lock()
+        self._players = tuple(plan.names)
+        self._status = WAITING
+        self._error: str | None = None
+        self._boards: dict[int, Message] = {}
+        self._moved_at: dict[int, float] = {}
+        self._records: list[GameRecord] = []
+        self._rows: dict[int, Message] = {}
+        self._result: MatchResult | None = None
+        self._llr: list[tuple[int, float]] = []
+        self._games_version = 0
+
+    # -- events, from the match's threads
+
+    def observe(self, event: Event) -> None:
+        """Take one of the match's events into the state."""
+        with self._lock:
+            if isinstance(event, MovePlayed):
+                self._moved(event)
+            elif isinstance(event, GameStarted):
+                self._started(event)
+            elif isinstance(event, GameFinished):
+                self._boards.pop(event.record.index, None)
+                self._moved_at.pop(event.record.index, None)
+                self._records.append(event.record)
+                self._games_version += 1
+            elif isinstance(event, Progress):
+                self._take(event.result)
+            elif isinstance(event, MatchStarted):
+                if self._status == WAITING:
+                    self._status = RUNNING
+            elif isinstance(event, MatchFinished):
+                self._end(event.result)
+            self.changed.set()
+
+    def stopping(self) -> None:
+        """The match was asked to stop: "stopping" until it has."""
+        with self._lock:
+            if self._status in (WAITING, RUNNING):
+                self._status = STOPPING
+                self.changed.set()
+
+    def running(self) -> None:
+        """The match has been started (its MatchStarted may come later)."""
+        with self._lock:
+            if self._status == WAITING:
+                self._status = RUNNING
+                self.changed.set()
+
+    def finish(self, result: MatchResult) -> None:
+        """The match ended with ``result`` (what MatchFinished says; for a match watched after
+        its end)."""
+        with self._lock:
+            if self._status not in ENDED:
+                self._end(result)
+                self.changed.set()
+
+    def fail(self, error: BaseException) -> None:
+        """The match ended with ``error``: shown as the widget's error, the games in play
+        dropped."""
+        with self._lock:
+            self._status = FAILED
+            self._error = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+            self._boards.clear()
+            self.changed.set()
+
+    @property
+    def ended(self) -> bool:
+        with self._lock:
+            return self._status in ENDED
+
+    def _started(self, event: GameStarted) -> None:
+        board = chess.Board(event.fen, chess960=event.chess960)
+        for uci in event.opening:
+            board.push_uci(uci)
+        spec = self._spec(event.game)
+        self._boards[event.game] = {
+            "game": event.game, "round": event.round, "white": event.white,
+            "black": event.black,
+            "opening": spec.opening.name if spec is not None else "",
+            "clocks": {"white": self._initial_clock(spec, chess.WHITE),
+                       "black": self._initial_clock(spec, chess.BLACK)},
+            **self._position(board.fen(shredder=board.chess960), event.opening[-1]
+                             if event.opening else None, None),
+        }  # fmt: skip
+        self._moved_at[event.game] = self.clock()
+        if self._status == WAITING:
+            self._status = RUNNING
+
+    def _moved(self, event: MovePlayed) -> None:
+        board = self._boards.get(event.game)
+        if board is None:  # watched from the middle of the game
+            spec = self._spec(event.game)
+            if spec is None:
+                return
+            board = self._boards[event.game] = {
+                "game": event.game, "round": spec.round,
+                "white": self._players[spec.white], "black": self._players[spec.black],
+                "opening": spec.opening.name,
+            }  # fmt: skip
+        board.update(self._position(event.fen, event.move, _score(event.score)))
+        board["clocks"] = {"white": _number(event.white_clock),
+                           "black": _number(event.black_clock)}  # fmt: skip
+        self._moved_at[event.game] = self.clock()
+
+    @staticmethod
+    def _position(fen: str, last_move: str | None, score: Message | None) -> Message:
+        board = chess.Board(fen, chess960=True)
+        return {"fen": fen, "last_move": last_move, "turn": _color(board.turn),
+                "check": board.is_check(), "score": score}  # fmt: skip
+
+    def _spec(self, game: int) -> Any:
+        specs = getattr(self.plan, "specs", ())
+        return specs[game] if 0 <= game < len(specs) else None
+
+    def _initial_clock(self, spec: Any, color: chess.Color) -> float | None:
+        """The seconds on a side's clock at the start (None without a clock)."""
+        limits = getattr(self.plan, "limits", ())
+        if spec is None or not limits:
+            return None
+        limit = limits[spec.white if color == chess.WHITE else spec.black]
+        clock = None if limit is None else limit.clock
+        return None if clock is None else float(clock.base)
+
+    def _take(self, result: MatchResult) -> None:
+        self._result = result
+        if result.llr is not None and math.isfinite(result.llr):
+            point = (len(result.games), result.llr)
+            if not self._llr or self._llr[-1] != point:
+                self._llr.append(point)
+
+    def _end(self, result: MatchResult) -> None:
+        self._take(result)
+        if {record.index for record in result.games} != {r.index for r in self._records}:
+            self._records = list(result.games)  # watched after its end, or the SPRT cut it
+            self._games_version += 1
+        self._boards.clear()
+        if self._status != FAILED:
+            self._status = STOPPED if result.cancelled else FINISHED
+
+    # -- snapshots, for the front end
+
+    @property
+    def games_version(self) -> int:
+        """A number that changes whenever the finished games do."""
+        with self._lock:
+            return self._games_version
+
+    def record(self, index: int) -> GameRecord | None:
+        """The finished game number ``index``, or None."""
+        with self._lock:
+            return next((record for record in self._records if record.index == index), None)
+
+    def snapshot(self) -> tuple[Message, list[Message]]:
+        """``(state, games)``: the traits' values now (see the module's docstring); clears
+        :attr:`changed`."""
+        with self._lock:
+            self.changed.clear()
+            now = self.clock()
+            records = self._records[-RECENT_GAMES:]
+            result, status, error = self._result, self._status, self._error
+            boards = []
+            for index in sorted(self._boards):
+                board = dict(self._boards[index])
+                board["elapsed"] = max(0.0, now - self._moved_at.get(index, now))
+                boards.append(board)
+            llr = list(self._llr)
+        rows = []
+        for record in records:
+            if record.index not in self._rows:
+                self._rows[record.index] = game_row(record)
+            rows.append(self._rows[record.index])
+        return self._state(status, error, result, boards, llr), rows
+
+    def _state(self, status: str, error: str | None, result: MatchResult | None,
+               boards: list[Message], llr: list[tuple[int, float]]) -> Message:  # fmt: skip
+        plan, players = self.plan, self._players
+        sprt: SPRT | None = getattr(plan, "sprt", None)
+        state: Message = {
+            "status": status, "error": error, "players": list(players),
+            "kind": _kind(len(players), getattr(plan, "pairings", ())),
+            "time_control": getattr(plan, "time_control", "-"),
+            "planned": result.planned_games if result else len(getattr(plan, "specs", ())),
+            "played": len(result.games) if result else 0,
+            "boards": boards,
+            "score": summary(result, players),
+            "sprt": None,
+            "crosstable": crosstable(result, players) if len(players) > 2 else None,
+        }  # fmt: skip
+        if sprt is not None:
+            low, high = sprt.bounds
+            state["sprt"] = {
+                "elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
+                "model": sprt.model, "lower": low, "upper": high,
+                "llr": _number(result.llr) if result else None,
+                "decision": result.decision if result else None,
+                "history": _thinned(llr),
+            }  # fmt: skip
+        return state
+
+
+def _was_started(plan: Match) -> bool:
+    """Whether ``plan`` was started in the background (``Match.start()``)."""
+    try:
+        plan.wait(0)
+    except RuntimeError:
+        return False
+    return True
+
+
+def _answer(ident: Any, path: Any, body: Any, handlers: dict[str, Callable[[Any], Any]]
+            ) -> Message:  # fmt: skip
+    """The answer to a front end's request ``{id, path, body}`` by ``handlers`` (by path):
+    ``{id, ok: true, data}``, or ``{id, ok: false, error, field, status: 400}``."""
+    handler = handlers.get(path) if isinstance(path, str) else None
+    if handler is None:
+        return {"id": ident, "ok": False, "error": f"no such request: {path!r}", "field": "path",
+                "status": STATUS_BAD_REQUEST}  # fmt: skip
+    try:
+        return {"id": ident, "ok": True, "data": handler(body)}
+    except ValueError as error:
+        return {"id": ident, "ok": False, "error": str(error), "field": None,
+                "status": STATUS_BAD_REQUEST}  # fmt: skip
+
+
+def _require_anywidget() -> None:
+    if anywidget is None:
+        raise ImportError(f"the notebook's match view needs anywidget: {INSTALL_HINT}")
+
+
+def front_end() -> Message:
+    """The traits that carry the widget's front end: its entry, its modules (``match/``, the UI
+    kit, chessground and :data:`BORROWED`) and its styles (the play page's, then its own)."""
+    modules = module_sources(folders=FOLDERS)
+    modules = {name: text for name, text in modules.items() if name != MATCH_ENTRY}
+    modules.update({name: (STATIC / name).read_text(encoding="utf-8") for name in BORROWED})
+    return {
+        "_esm": (STATIC / MATCH_ENTRY).read_text(encoding="utf-8"),
+        "_css": widget_css(folders=STYLE_FOLDERS),
+        "_modules": modules,
+    }
+
+
+if anywidget is not None:
+
+    class MatchWidget(anywidget.AnyWidget):
+        """A live view of ``match`` (a :class:`ferrochess.match.Match`; see the module's
+        docstring). It observes the match's events (chained before the match's own
+        ``on_event``, which still gets every event) and, with ``start`` (the default), starts
+        a match that was not started yet; :meth:`close` then stops it too. A match watched
+        after its start shows its games from their next move and its results from the next
+        finished game; one that has ended shows its result. A match played by ``run()`` in the
+        calling thread is drawn from its events alone (its error is raised by ``run()``).
+
+        ``update_seconds``: the shortest time between two updates of the front end. The synced
+        traits ``state`` and ``games`` hold what the front end draws (see :class:`LiveMatch`).
+        """
+
+        _esm = traitlets.Unicode().tag(sync=True)
+        _css = traitlets.Unicode().tag(sync=True)
+        _modules = traitlets.Dict(value_trait=traitlets.Unicode()).tag(sync=True)
+        state = traitlets.Dict().tag(sync=True)
+        """The match now: status, players, boards in play, score, SPRT, crosstable."""
+        games: traitlets.List[Message] = traitlets.List().tag(sync=True)
+        """The latest finished games (at most :data:`RECENT_GAMES`), in the order they ended."""
+
+        def __init__(
+            self,
+            match: Match,
+            *,
+            start: bool = True,
+            update_seconds: float = UPDATE_SECONDS,
+            **kwargs: Any,
+        ) -> None:
+            if not isinstance(match, Match):
+                raise TypeError(f"MatchWidget watches a ferrochess.match.Match, not {match!r}")
+            if isinstance(update_seconds, bool) or not isinstance(update_seconds, (int, float)) \
+                    or not 0 < update_seconds <= 60:  # fmt: skip
+                raise ValueError(f"update_seconds = {update_seconds!r}: must be in (0, 60]")
+            self._match = match
+            self.live = LiveMatch(match)
+            """The state the widget publishes (:class:`LiveMatch`)."""
+            state, games = self.live.snapshot()
+            super().__init__(**front_end(), state=state, games=games, **kwargs)
+            self.update_seconds = float(update_seconds)
+            self._closing = threading.Event()
+            self._published = -1
+            self._previous = match.on_event
+            match.on_event = self._observe
+            self.on_msg(self._on_message)
+            self._owned = False
+            if start and not _was_started(match):
+                match.start()
+                self._owned = True
+            if _was_started(match):
+                self.live.running()
+            self._publisher = threading.Thread(target=self._publish_loop, daemon=True,
+                                               name="ferrochess-match-widget")  # fmt: skip
+            self._publisher.start()
+
+        @property
+        def match(self) -> Match:
+            """The match drawn."""
+            return self._match
+
+        def result(self, timeout: float | None = None) -> MatchResult:
+            """Wait up to ``timeout`` seconds (None: until the match ends) and return its
+            :class:`~ferrochess.match.MatchResult` (its error re-raised), once the widget shows
+            it; TimeoutError when the time runs out first."""
+            try:
+                return self._match.result(timeout)
+            finally:
+                if self._match.done:
+                    self._publisher.join(FINAL_WAIT_SECONDS)
+
+        def stop(self) -> None:
+            """Stop the match (from any thread): no new game starts, the games in play are
+            abandoned, and the widget shows the partial result."""
+            self.live.stopping()
+            self._match.stop()
+
+        def pgn(self, index: int) -> str:
+            """The PGN of the finished game number ``index`` (0-based); ValueError naming it
+            when no such game has finished."""
+            record = self.live.record(index)
+            if record is None:
+                raise ValueError(f"game {index!r} has not finished (or is not in this match)")
+            return record.pgn
+
+        def close(self) -> None:
+            """Stop updating the front end, leave the match's observer as it was, stop the
+            match when this widget started it, and close the widget's comm; idempotent."""
+            closing = getattr(self, "_closing", None)  # None: __init__ refused its arguments
+            if closing is not None and not closing.is_set():
+                closing.set()
+                if self._match.on_event == self._observe:
+                    self._match.on_event = self._previous
+                if self._owned:
+                    self._match.stop()
+            super().close()
+
+        def __enter__(self) -> MatchWidget:
+            return self
+
+        def __exit__(self, *_exc: object) -> None:
+            self.close()
+
+        # -- the match's side
+
+        def _observe(self, event: Event) -> None:
+            try:
+                self.live.observe(event)
+            except Exception:  # noqa: BLE001 - a view's failure must not stop the match
+                logger.exception("the match widget could not take %r", event)
+            if self._previous is not None:
+                self._previous(event)
+
+        def _publish_loop(self) -> None:
+            """Publish the state after each change, at most every ``update_seconds``, until the
+            match has ended and its last state is published."""
+            while not self._closing.is_set():
+                self.live.changed.wait(self.update_seconds)
+                ended = self._check_end()
+                if self.live.changed.is_set():
+                    self._publish()
+                    if not ended:
+                        self._closing.wait(self.update_seconds)
+                if ended and not self.live.changed.is_set():
+                    return
+
+        def _check_end(self) -> bool:
+            """Whether the match has ended (its error, if any, taken into the state)."""
+            if _was_started(self._match):
+                if not self._match.done:
+                    return False
+                try:
+                    self.live.finish(self._match.result(0))
+                except BaseException as error:  # noqa: BLE001 - shown in the widget
+                    self.live.fail(error)
+                return True
+            return self.live.ended
+
+        def _publish(self) -> None:
+            try:
+                state, games = self.live.snapshot()
+                version = self.live.games_version
+                with self.hold_sync():
+                    self.state = state
+                    if version != self._published:
+                        self.games = games
+                        self._published = version
+            except Exception as error:  # noqa: BLE001 - the front end shows it
+                logger.exception("the match widget could not publish its state")
+                self.state = {**dict(self.state), "status": FAILED,
+                              "error": f"the widget failed: {error}"}  # fmt: skip
+
+        # -- the front end's requests
+
+        def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+            if not isinstance(content, dict) or "id" not in content:
+                return
+            answer = _answer(content["id"], content.get("path"), content.get("body"), {
+                "match/stop": self._stop_request,
+                "match/pgn": self._pgn_request,
+            })  # fmt: skip
+            try:
+                self.send(answer)
+            except Exception:  # noqa: BLE001 - a front end that went away cannot be told
+                logger.exception("the match widget's answer could not be sent")
+
+        def _stop_request(self, _body: Any) -> Message:
+            self.stop()
+            return {"stopping": True}
+
+        def _pgn_request(self, body: Any) -> Message:
+            game = body.get("game") if isinstance(body, dict) else None
+            if isinstance(game, bool) or not isinstance(game, int):
+                raise ValueError(f"game must be a game's number, not {game!r}")
+            return {"game": game, "pgn": self.pgn(game)}
+
+
+if not TYPE_CHECKING and anywidget is None:
+    __all__.remove("MatchWidget")
+
+    def __getattr__(name: str) -> Any:
+        if name == "MatchWidget":
+            _require_anywidget()
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def watch(match: Match, *, start: bool = True) -> MatchWidget:
+    """A :class:`MatchWidget` on ``match``, made elsewhere (``Match(...)``): started here when it
+    was not yet and ``start``; a cell's last expression shows it. ImportError without anywidget
+    (``pip install anywidget``)."""
+    _require_anywidget()
+    return MatchWidget(match, start=start)
+
+
+def match(
+    players: Sequence[Player | MoveFunction | str],
+    *,
+    games: int = 2,
+    openings: OpeningsSpec | None = None,
+    limit: LimitSpec | None = None,
+    concurrency: int = 1,
+    sprt: SPRT | tuple[float, float] | None = None,
+    seed: int = 1,
+    pgn: str | Path | None = None,
+    adjudication: Adjudication | None = None,
+    chess960: bool = False,
+    tournament: Tournament = "match",
+    client: Any = None,
+    on_event: EventCallback | None = None,
+    progress: bool | None = None,
+    cancel: threading.Event | None = None,
+    event: str = "ferrochess match",
+) -> MatchWidget:
+    """Start a match (or a tournament) in the background and return its live
+    :class:`MatchWidget`: ``match(...)`` as a cell's last expression shows it. The arguments are
+    :func:`ferrochess.match.match`'s, checked at once (ValueError naming a bad one); ``on_event``
+    still hears every event. ``.result()`` waits for the :class:`~ferrochess.match.MatchResult`,
+    ``.stop()`` (or the widget's Stop button) stops the match with its partial result,
+    ``.match`` is the :class:`~ferrochess.match.Match`; ``close()`` stops the match and the
+    widget. ImportError without anywidget (``pip install anywidget``)."""
+    _require_anywidget()
+    plan = Match(
+        players, games=games, openings=openings, limit=limit, concurrency=concurrency,
+        sprt=sprt, seed=seed, pgn=pgn, adjudication=adjudication, chess960=chess960,
+        tournament=tournament, client=client, on_event=on_event, progress=progress,
+        cancel=cancel, event=event,
+    )  # fmt: skip
+    return MatchWidget(plan)
