@@ -6,11 +6,13 @@ docs/levels.md and BENCHMARKS.md are what the table renders (so they cannot be e
 either: after `make calibrate`, or when the settings or the network change, `python -m
 ferrochess_tools.calibrate --render-only` rewrites them); the schedule of
 `ferrochess_tools.calibrate` gives every level and every requested Elo at least 60 games and rates
-the levels below Stockfish's range through the chain."""
+the levels below Stockfish's range through the chain; and its games, played by `ferrochess.match`
+a pair at a time, are written one JSON line each and resumed without playing a kept game again."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 from pathlib import Path
 from typing import Callable
@@ -249,3 +251,38 @@ def test_requested_elos_get_60_games_each() -> None:
 def test_the_time_estimate_spends_both_clocks_whole() -> None:
     # 10 s + 60 moves x 0.1 s a side, two sides, two games at a time.
     assert calibrate.estimate_hours(100, "10+0.1", 2) == pytest.approx(100 * 32 / 2 / 3600)
+
+
+def test_games_are_played_in_pairs_written_and_resumed(repo_root: Path, tmp_path: Path) -> None:
+    binary = repo_root / "target" / "release" / "ferrochess-uci"
+    if not binary.exists():
+        pytest.skip(f"{binary} not built (cargo build --release --bin ferrochess-uci)")
+    args = argparse.Namespace(results=tmp_path, engine=str(binary), stockfish="unused",
+                              tc="2+0.02", time_margin=200, max_plies=20, opening_plies=8,
+                              seed=4, concurrency=2)  # fmt: skip
+    pairing = calibrate.Pairing("level:1", "level:2", 4)
+    assert calibrate.play([pairing], args) == 4
+    path = tmp_path / "games.jsonl"
+    games = {game["key"]: game for game in calibrate.read_games(path)}
+    assert sorted(games) == [pairing.key(index) for index in range(4)]
+    for index, game in enumerate(games[pairing.key(i)] for i in range(4)):
+        # The first player has White in even games; each pair shares its opening.
+        assert (game["white"], game["black"]) == (("level:1", "level:2") if index % 2 == 0
+                                                  else ("level:2", "level:1"))  # fmt: skip
+        assert game["result"] in ("1-0", "0-1", "1/2-1/2") and game["forfeit"] is None, game
+        assert len(game["opening"].split()) == 8 and game["tc"] == "2+0.02"
+    for pair in (0, 1):
+        assert games[pairing.key(2 * pair)]["opening"] == games[pairing.key(2 * pair + 1)][
+            "opening"]
+    assert games[pairing.key(0)]["opening"] != games[pairing.key(2)]["opening"]
+    # Nothing left to play; then a pair cut short by an interruption (its second game lost) is
+    # played again, and only its missing game is kept.
+    assert calibrate.play([pairing], args) == 0
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join(line for line in lines
+                              if json.loads(line)["key"] != pairing.key(3)) + "\n")  # fmt: skip
+    assert calibrate.play([pairing], args) == 1
+    again = [game["key"] for game in calibrate.read_games(path)]
+    assert sorted(again) == sorted(games) and len(again) == 4
+    sessions = (tmp_path / "sessions.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["games"] for line in sessions] == [4, 0, 1]

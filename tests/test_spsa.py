@@ -1,22 +1,27 @@
 """Guards the SPSA tuner (`ferrochess_tools.spsa`, docs/tuning.md): OpenBench's schedule, random
 rounding and clipping; that it climbs a synthetic objective toward its known optimum; that a run
-resumed from its state file ends exactly where an uninterrupted one does; that `apply` rewrites
-the defaults of params.rs's `tunables!` declarations (on a copy of the text); and that a `tune`
-build offers every tunable as a UCI option, its search follows `setoption`, and with the defaults
-it searches exactly as the normal build (the same `bench` signature)."""
+resumed from its state file ends exactly where an uninterrupted one does, openings included; that
+`apply` rewrites the defaults of params.rs's `tunables!` declarations (on a copy of the text) and
+`show` prints a `ferrochess match` command that parses to the tuned and the base engine; that the
+`COMMAND;OPTION=VALUE` engine spelling maps onto `ferrochess.match.Uci`; that a game lost by a
+fault is blamed on the side at fault; and that a `tune` build offers every tunable as a UCI
+option, its search follows `setoption`, with the defaults it searches exactly as the normal build
+(the same `bench` signature), and an iteration of real games is a `ferrochess.match` match."""
 
 from __future__ import annotations
 
 import json
 import math
 import random
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from ferrochess_tools import spsa
-from ferrochess_tools.match import Spec, openings
+from ferrochess.match import GameRecord, Opening, Openings, Uci
+from ferrochess.match.cli import parse
+from ferrochess_tools import faulty_player, spsa
 from ferrochess_tools.spsa import GameJob, GameResult, Param, Schedule, State
 
 
@@ -100,7 +105,7 @@ def test_the_tuner_moves_toward_a_known_optimum() -> None:
     for seed in (1, 2, 3):
         state = synthetic_state(150, seed)
         start = {p.name: abs(p.value - OPTIMUM[p.name]) for p in state.params}
-        spsa.tune(state, synthetic_game, 1, [], lambda s: None)
+        spsa.tune(state, spsa.each_game(synthetic_game), 1, lambda s: None)
         assert state.iteration == 150 and state.wins + state.draws + state.losses == 150 * 16
         for p in state.params:
             left = abs(p.value - OPTIMUM[p.name])
@@ -108,16 +113,34 @@ def test_the_tuner_moves_toward_a_known_optimum() -> None:
 
 
 def test_a_resumed_run_ends_where_an_uninterrupted_one_does(tmp_path: Path) -> None:
-    whole = spsa.tune(synthetic_state(40, 5), synthetic_game, 1, [], lambda s: None)
+    played: list[list[GameJob]] = [[], []]
+
+    def recorded(run: int) -> spsa.IterationGames:
+        def games(jobs: list[GameJob], concurrency: int) -> list[GameResult]:
+            played[run] += jobs
+            return spsa.each_game(synthetic_game)(jobs, concurrency)
+
+        return games
+
+    whole = spsa.tune(synthetic_state(40, 5), recorded(0), 1, lambda s: None)
     path = tmp_path / "state.json"
-    first = spsa.tune(synthetic_state(40, 5), synthetic_game, 1, [], lambda s: s.save(path),
+    first = spsa.tune(synthetic_state(40, 5), recorded(1), 1, lambda s: s.save(path),
                       stop_after=15)  # fmt: skip
     assert first.iteration == 15
     resumed = State.from_json(json.loads(path.read_text()))
-    spsa.tune(resumed, synthetic_game, 4, [], lambda s: s.save(path))
+    spsa.tune(resumed, recorded(1), 4, lambda s: s.save(path))
     assert resumed.to_json() == whole.to_json()
     assert json.loads(path.read_text()) == whole.to_json()
     assert [p.value for p in whole.params] != [p.start for p in whole.params]
+    # The same games, from the same openings: each pair's, then the next iteration's, in turn
+    # through the ECO lines shuffled by the seed.
+    assert played[0] == played[1] and len(played[0]) == 40 * 16
+    pairs = [(a.opening, b.opening, a.plus_white, b.plus_white)
+             for a, b in zip(played[0][::2], played[0][1::2])]  # fmt: skip
+    assert all(first == second and white and not black for first, second, white, black in pairs)
+    lines = Openings.eco(8).select(40 * 8, seed=5)
+    assert [opening for opening, *_ in pairs] == lines
+    assert all(len(opening.moves) == 8 for opening in lines) and len(set(lines[:100])) == 100
 
 
 def test_apply_rewrites_the_declarations(repo_root: Path) -> None:
@@ -144,11 +167,56 @@ def test_apply_rewrites_the_declarations(repo_root: Path) -> None:
     state.params.append(param("NO_SUCH_TUNABLE", 1, 0, 2, 1))
     with pytest.raises(ValueError, match="NO_SUCH_TUNABLE"):
         spsa.apply(state, original)
-    # `show` gives the setoption lines and a match of only the changed values.
+    # `show` gives the setoption lines and a `ferrochess match` of only the changed values.
     shown = spsa.show(state)
     assert f"setoption name FUTILITY_MARGIN_CP value {margin + 7}" in shown
-    assert f"FUTILITY_MARGIN_CP={margin + 7};LMR_HISTORY_DIVISOR=12345\"" in shown
     assert "NO_SUCH_TUNABLE=" not in shown
+    command = shown.splitlines()[-1]
+    assert command.startswith("ferrochess match -engine ")
+    options = parse(shlex.split(command)[2:])
+    tuned, base = options["players"]
+    assert isinstance(tuned, Uci) and isinstance(base, Uci)
+    assert (tuned.name, base.name) == ("tuned", "base")
+    assert tuned.command == base.command == (str(spsa.TUNE_BINARY),)
+    assert tuned.options == {"OwnBook": False, "FUTILITY_MARGIN_CP": margin + 7,
+                             "LMR_HISTORY_DIVISOR": 12345}  # fmt: skip
+    assert base.options == {"OwnBook": False}
+    assert tuned.limit is not None and str(tuned.limit.clock) == state.tc
+    assert options["games"] == 400
+    assert (options["sprt"].elo0, options["sprt"].elo1, options["sprt"].model) == (0, 5,
+                                                                                "logistic")
+
+
+def test_the_engine_spelling_maps_onto_uci_players() -> None:
+    engine = spsa.parse_engine("target/x --flag;proto=xboard;name=tuned;OwnBook=false;"
+                               "Level=-3;EvalFile=net.nnue")  # fmt: skip
+    assert engine == Uci(["target/x", "--flag"], {"OwnBook": False, "Level": -3,
+                                                  "EvalFile": "net.nnue"}, "xboard", "tuned")
+    plain = spsa.parse_engine(spsa.DEFAULT_ENGINE)
+    assert plain.command == (str(spsa.TUNE_BINARY),) and plain.options == {"OwnBook": False}
+    assert plain.protocol == "uci" and plain.name == "ferrochess-uci"
+    with pytest.raises(ValueError, match="proto='cecp'"):
+        spsa.parse_engine("engine;proto=cecp")
+    with pytest.raises(ValueError, match="no command"):
+        spsa.parse_engine(";OwnBook=false")
+
+
+def record(result: str, termination: str, reason: str) -> GameRecord:
+    """A game between player 1 (White) and player 0 (Black) that ended so."""
+    return GameRecord(0, 0, 1, 0, 0, Opening(), "one", "zero", 1, 0, result, termination, reason,
+                      (), "")  # fmt: skip
+
+
+def test_a_fault_is_blamed_on_the_side_at_fault() -> None:
+    assert faulty_player(record("0-1", "time forfeit", "White loses on time (35 ms over)")) == 1
+    assert faulty_player(record("1-0", "abandoned", "Black disconnects (it died)")) == 0
+    assert faulty_player(record("1-0", "rules infraction", "Black makes an illegal move: e1e8")) \
+        == 0
+    # A loss on time against a lone king is a draw, and still the side's fault.
+    drawn = "Black loses on time (12 ms over), but White cannot mate: draw"
+    assert faulty_player(record("1/2-1/2", "time forfeit", drawn)) == 0
+    assert faulty_player(record("0-1", "normal", "Black mates")) is None
+    assert faulty_player(record("1/2-1/2", "adjudication", "Draw by adjudication")) is None
 
 
 @pytest.fixture(scope="session")
@@ -199,15 +267,15 @@ def test_a_tune_build_offers_the_tunables_and_its_search_follows_them(
 
 
 def test_an_iteration_of_real_games(tune_binary: Path) -> None:
-    """One iteration, one pair of short games between the tune build's plus and minus engines."""
+    """One iteration, one pair of short games between the tune build's plus and minus engines,
+    played by `ferrochess.match` (two at once)."""
     params = [p for p in spsa.engine_params([str(tune_binary)]) if p.name.startswith("FUTILITY")]
     state = State(params, Schedule(10), pairs=1, seed=3, engine=f"{tune_binary};OwnBook=false",
                   tc="1+0.05", max_plies=24, time_margin_ms=500)  # fmt: skip
-    pool = spsa.EnginePool(Spec.parse(state.engine))
-    try:
-        spsa.tune(state, spsa.engine_games(pool, state), 2, openings(4, 8, 3), lambda s: None,
-                  stop_after=1)  # fmt: skip
-    finally:
-        pool.close()
+    spsa.tune(state, spsa.engine_games(state), 2, lambda s: None, stop_after=1)
     assert state.iteration == 1 and state.wins + state.draws + state.losses == 2
     assert state.forfeits == []
+    # The jobs must be one iteration's pairs: a lone game is refused, not played.
+    job = GameJob({}, {}, Opening(), True, "x")
+    with pytest.raises(ValueError, match="game pairs"):
+        spsa.engine_games(state)([job], 1)

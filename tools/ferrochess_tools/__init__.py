@@ -5,8 +5,9 @@ as `python -m ferrochess_tools.NAME --help`:
 
 - `calibrate`: measures the playing levels in games and writes `src/level/table.rs`, the levels
   sections of docs/levels.md and BENCHMARKS.md and `docs/levels.png` (`make calibrate`); its Elo
-  fit is `elo_fit`, the table and its rendering `level_table`.
-- `match`: a match between two UCI or XBoard engines on a clock, with Elo and an optional SPRT.
+  fit is `elo_fit`, the table and its rendering `level_table`. Its games, and `spsa`'s, are
+  played by the package's match runner, `ferrochess.match` (docs/match.md; `ferrochess match` on
+  the command line).
 - `spsa`: tunes the search's tunables (`src/search/params.rs`) by SPSA in games of a `tune`
   build (`make spsa`, docs/tuning.md).
 - `mate_suite`: writes `tests/data/mates.epd`, forced mates from real games, each proven;
@@ -26,10 +27,15 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ferrochess.match import GameRecord
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 """The checkout holding this package (tools/ferrochess_tools/ lies two folders below it)."""
+FAULTS = ("time forfeit", "rules infraction", "abandoned")
+"""The PGN Terminations of a game lost by a player's fault (`ferrochess.match.GameRecord`)."""
 
 
 def print_summary(summary: Mapping[str, Any], as_json: bool) -> None:
@@ -39,3 +45,13 @@ def print_summary(summary: Mapping[str, Any], as_json: bool) -> None:
     else:
         for key, value in summary.items():
             print(f"{key}: {value}")
+
+
+def faulty_player(record: GameRecord) -> int | None:
+    """The index (in the match's players) of the player whose fault ended a `ferrochess.match`
+    game: a loss on time, an illegal or missing move, a crash or a stall; None for any other end.
+    Such a reason names the side at fault first ("Black loses on time (35 ms over)", "White
+    disconnects"), which matters when a loss on time is a draw (the opponent cannot mate)."""
+    if record.termination not in FAULTS:
+        return None
+    return record.white_player if record.reason.startswith("White") else record.black_player

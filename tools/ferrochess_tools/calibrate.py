@@ -3,9 +3,13 @@
 Contract: plays each level of the native UCI binary (`--engine`, option `Level=N`, `OwnBook=false`)
 against Stockfish 15.1 at `UCI_Elo` anchors (`UCI_LimitStrength=true`, one thread, 16 MB hash)
 and against its neighbouring levels, at `--tc` (10+0.1 by default), `--concurrency` games at a
-time (2). Then it fits every game of the results directory jointly (`elo_fit`: maximum
-likelihood, logistic Elo model, the anchors fixed at their `UCI_Elo`, draws as half points, 95%
-Wald intervals from the observed Fisher information) and writes:
+time (2). The games are `ferrochess.match` games: each pair of games (one opening from the ECO
+lines, `--opening-plies` long, played twice with colours swapped) is a `match()` of two `Uci`
+players on its clock (`--time-margin`, milliseconds, is `Limit.margin`), drawn at `--max-plies`
+plies from the start (`Adjudication.max_moves`). Then it fits every game of the results
+directory jointly (`elo_fit`: maximum likelihood, logistic Elo model, the anchors fixed at their
+`UCI_Elo`, draws as half points, 95% Wald intervals from the observed Fisher information) and
+writes:
 
 - `src/level/table.rs`, the generated table the core reads (levels' names, Elo, intervals, games,
   and the fingerprint of the settings, network and search measured; a header with the date, commit,
@@ -33,7 +37,8 @@ value, value + 100; `--check-games` 60 in all) and reports the fitted Elo with i
 
 Every finished game is appended to `RESULTS/games.jsonl` (`--results`, default
 `target/calibration`); a rerun skips the games already there, so an interrupted run resumes where
-it stopped (the games in progress are played again). `RESULTS/run.json` records the binary's
+it stopped (the games in progress are played again: a pair of games is played whole, and only
+its games not yet there are kept). `RESULTS/run.json` records the binary's
 `Bench:`, network and level fingerprints and the time control: results of another build or time
 control are refused rather than mixed. Each session's wall time goes to `RESULTS/sessions.jsonl`.
 
@@ -55,13 +60,26 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import chess
+from ferrochess.match import (
+    Adjudication,
+    Event,
+    GameFinished,
+    GameStarted,
+    Limit,
+    Opening,
+    Openings,
+    TimeControl,
+    Uci,
+    match,
+)
 
-from ferrochess_tools import REPO_ROOT, elo_fit
+from ferrochess_tools import REPO_ROOT, elo_fit, faulty_player
 from ferrochess_tools.level_table import (
     BENCHMARKS,
     BENCHMARKS_MARKERS,
@@ -81,13 +99,12 @@ from ferrochess_tools.level_table import (
     render_table_rs,
     replace_section,
 )
-from ferrochess_tools.match import Spec, openings, play_game
 
 STOCKFISH_ELO = (1350, 2850)
 """Stockfish 15.1's `UCI_Elo` range."""
 CROSS_CHECK = {
-    "phalanx": "/usr/games/phalanx;proto=xboard;name=Phalanx XXV",
-    "glaurung": "/usr/games/glaurung;Threads=1;name=Glaurung 2.2",
+    "phalanx": Uci("/usr/games/phalanx", protocol="xboard", name="Phalanx XXV"),
+    "glaurung": Uci("/usr/games/glaurung", options={"Threads": 1}, name="Glaurung 2.2"),
 }
 METHOD = (
     "maximum likelihood, logistic Elo model over all games jointly, Stockfish anchors fixed at "
@@ -178,31 +195,31 @@ def _order(player: str) -> tuple[int, float]:
     return ({"level": 0, "elo": 1, "sf": 2}.get(kind, 3), float(value or 0))
 
 
-def spec_for(player: str, args: argparse.Namespace) -> Spec:
+def player_for(player: str, args: argparse.Namespace) -> Uci:
+    """The `ferrochess.match` player a schedule's name stands for: `level:N` and `elo:E` the
+    native binary (`--engine`, book off) at that level or `UCI_Elo`, `sf:E` Stockfish
+    (`--stockfish`) limited to `UCI_Elo` E, one thread and 16 MB, else a `CROSS_CHECK` engine."""
     kind, _, value = player.partition(":")
     if kind == "level":
-        return Spec.parse(f"{args.engine};OwnBook=false;Level={value}"
-                          f";name=ferrochess level {value}")  # fmt: skip
+        return Uci(args.engine, options={"OwnBook": False, "Level": int(value)},
+                   name=f"ferrochess level {value}")  # fmt: skip
     if kind == "elo":
-        return Spec.parse(f"{args.engine};OwnBook=false;UCI_LimitStrength=true;UCI_Elo={value}"
-                          f";name=ferrochess UCI_Elo {value}")  # fmt: skip
+        return Uci(args.engine, options={"OwnBook": False, "UCI_LimitStrength": True,
+                                         "UCI_Elo": int(value)},
+                   name=f"ferrochess UCI_Elo {value}")  # fmt: skip
     if kind == "sf":
-        return Spec.parse(f"{args.stockfish};UCI_LimitStrength=true;UCI_Elo={value};Threads=1"
-                          f";Hash=16;name=Stockfish UCI_Elo {value}")  # fmt: skip
-    return Spec.parse(CROSS_CHECK[player])
+        return Uci(args.stockfish, options={"UCI_LimitStrength": True, "UCI_Elo": int(value),
+                                            "Threads": 1, "Hash": 16},
+                   name=f"Stockfish UCI_Elo {value}")  # fmt: skip
+    return CROSS_CHECK[player]
 
 
 def estimate_hours(games: int, tc: str, concurrency: int) -> float:
     """An upper bound on the wall time: every game spends both clocks whole over
     MOVES_PER_GAME moves a side (weak levels move at once, so the real time is less)."""
-    base, increment = parse_tc(tc)
-    per_game = 2 * (base + MOVES_PER_GAME * increment)
+    clock = TimeControl.parse(tc)
+    per_game = 2 * (clock.base + MOVES_PER_GAME * clock.increment)
     return games * per_game / max(concurrency, 1) / 3600
-
-
-def parse_tc(tc: str) -> tuple[float, float]:
-    base, _, increment = tc.partition("+")
-    return float(base), float(increment or 0)
 
 
 # Playing -------------------------------------------------------------------------------------
@@ -221,68 +238,83 @@ def read_games(path: Path) -> list[dict[str, Any]]:
     return games
 
 
-def play_one(pairing: Pairing, index: int, opening: list[chess.Move],
-             args: argparse.Namespace) -> dict[str, Any]:  # fmt: skip
-    """Plays game `index` of `pairing` (the first player has White in even games)."""
-    first, second = pairing.first, pairing.second
-    white, black = (first, second) if index % 2 == 0 else (second, first)
-    base, increment = parse_tc(args.tc)
-    engines = []
-    started = time.monotonic()
-    try:
-        for player in (white, black):
-            engines.append(spec_for(player, args).open())
-        _, outcome = play_game(engines[0], engines[1], opening, base, increment, args.max_plies,
-                               args.time_margin / 1000)  # fmt: skip
-    finally:
-        for engine in engines:
-            try:
-                engine.quit()
-            except Exception:  # noqa: BLE001 - a dead engine is already gone
-                pass
-    return {
-        "key": pairing.key(index), "white": white, "black": black, "result": outcome.result,
-        "reason": outcome.reason, "seconds": round(time.monotonic() - started, 2),
-        "forfeit": None if outcome.forfeit is None
-        else white if outcome.forfeit == chess.WHITE else black,
-        "opening": " ".join(move.uci() for move in opening), "tc": args.tc,
-        "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-    }  # fmt: skip
+def play_pair(pairing: Pairing, pair: int, opening: Opening, args: argparse.Namespace,
+              finished: Callable[[dict[str, Any]], None]) -> None:  # fmt: skip
+    """Plays games `2 * pair` (the first player has White) and `2 * pair + 1` of `pairing` from
+    `opening`, as one `ferrochess.match` match, and calls `finished` with each game's record as
+    it ends. An engine that cannot start raises `ferrochess.match.PlayerError`."""
+    players = (pairing.first, pairing.second)
+    started: dict[int, float] = {}
+
+    def watch(event: Event) -> None:
+        if isinstance(event, GameStarted):
+            started[event.game] = time.monotonic()
+        elif isinstance(event, GameFinished):
+            game = event.record
+            culprit = faulty_player(game)
+            finished({
+                "key": pairing.key(2 * pair + game.index),
+                "white": players[game.white_player], "black": players[game.black_player],
+                "result": game.result, "reason": game.reason,
+                "seconds": round(time.monotonic() - started.get(game.index, time.monotonic()), 2),
+                "forfeit": None if culprit is None else players[culprit],
+                "opening": " ".join(game.opening.moves), "tc": args.tc,
+                "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(
+                    timespec="seconds"),
+            })  # fmt: skip
+
+    limit = Limit(clock=TimeControl.parse(args.tc), margin=args.time_margin / 1000)
+    moves = max(1, math.ceil((args.max_plies - args.opening_plies) / 2))
+    match([player_for(player, args) for player in players], games=2, openings=[opening],
+          limit=limit, adjudication=Adjudication(max_moves=moves), seed=args.seed,
+          on_event=watch, progress=False, event="ferrochess calibration")  # fmt: skip
 
 
 def play(pairings: list[Pairing], args: argparse.Namespace) -> int:
-    """Plays the games of `pairings` not yet in the results; returns how many it played."""
+    """Plays the games of `pairings` not yet in the results, a pair of games (one opening,
+    colours swapped) at a time on each of `--concurrency` threads; returns how many it kept."""
     results = args.results / "games.jsonl"
     done = {game["key"] for game in read_games(results)}
     longest = max((p.games for p in pairings), default=0)
     needed = max((p.opening_offset + (p.games + 1) // 2 for p in pairings), default=0)
-    lines = openings(needed, args.opening_plies, args.seed)
+    lines = Openings.eco(args.opening_plies).select(needed, args.seed)
     # Round-robin over the pairings, so an interrupted run has rated everyone a little.
-    todo = [(pairing, index) for index in range(longest) for pairing in pairings
-            if index < pairing.games and pairing.key(index) not in done]  # fmt: skip
-    print(f"{len(done)} games already played, {len(todo)} to play, "
+    todo = [(pairing, pair) for pair in range((longest + 1) // 2) for pairing in pairings
+            if any(index < pairing.games and pairing.key(index) not in done
+                   for index in (2 * pair, 2 * pair + 1))]  # fmt: skip
+    left = sum(index < p.games and p.key(index) not in done
+               for p, pair in todo for index in (2 * pair, 2 * pair + 1))  # fmt: skip
+    print(f"{len(done)} games already played, {left} to play, "
           f"{args.concurrency} at a time", file=sys.stderr, flush=True)  # fmt: skip
     played = 0
     started = time.time()
-    executor = concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency)
-    try:
-        futures = {executor.submit(play_one, pairing, index,
-                                   lines[pairing.opening_offset + index // 2], args): pairing
-                   for pairing, index in todo}  # fmt: skip
-        for future in concurrent.futures.as_completed(futures):
-            try:
-                record = future.result()
-            except Exception as error:  # noqa: BLE001 - an engine that failed to start, say
-                pairing = futures[future]
-                print(f"game of {pairing.first} - {pairing.second} not played: {error!r} "
-                      "(it is played again on the next run)", file=sys.stderr)  # fmt: skip
-                continue
+    lock = threading.Lock()
+
+    def finished(record: dict[str, Any]) -> None:
+        nonlocal played
+        with lock:
+            if record["key"] in done:
+                return  # the other game of a pair cut short by an interruption
+            done.add(record["key"])
             with results.open("a", encoding="utf-8") as out:
                 out.write(json.dumps(record) + "\n")
             played += 1
-            print(f"[{len(done) + played}] {record['white']} - {record['black']} "
+            print(f"[{len(done)}] {record['white']} - {record['black']} "
                   f"{record['result']} ({record['reason']}, {record['seconds']:.0f} s)",
                   file=sys.stderr, flush=True)  # fmt: skip
+
+    executor = concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency)
+    try:
+        futures = {executor.submit(play_pair, pairing, pair,
+                                   lines[pairing.opening_offset + pair], args, finished): pairing
+                   for pairing, pair in todo}  # fmt: skip
+        for future in concurrent.futures.as_completed(futures):
+            try:
+                future.result()
+            except Exception as error:  # noqa: BLE001 - an engine that failed to start, say
+                pairing = futures[future]
+                print(f"games of {pairing.first} - {pairing.second} not played: {error!r} "
+                      "(they are played again on the next run)", file=sys.stderr)  # fmt: skip
     except KeyboardInterrupt:
         record_session(args.results, started, played)
         print(f"interrupted after {played} games; run the same command again to resume (the "
@@ -344,7 +376,7 @@ def session_minutes(results: Path) -> int | None:
     if not path.exists():
         return None
     sessions = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return round(sum(s["end"] - s["start"] for s in sessions) / 60)
+    return round(sum(float(s["end"]) - float(s["start"]) for s in sessions) / 60)
 
 
 def git_commit() -> str:
@@ -366,7 +398,8 @@ def new_table(old: Table, ratings: dict[str, elo_fit.Rating], total: int, networ
     the others keep theirs; the record describes this fit."""
     here = f"{old.record['date']} (commit {old.record['commit']}, {old.record['time_control']})"
     earlier = carried_from(old.record["note"])
-    rows, carried = [], {}
+    rows: list[Row] = []
+    carried: dict[str, list[str]] = {}
     for row, now in zip(old.rows, levels):
         rating = ratings.get(f"level:{row.number}")
         if rating is None:
@@ -381,7 +414,7 @@ def new_table(old: Table, ratings: dict[str, elo_fit.Rating], total: int, networ
                "high": round(r.high), "games": r.games}
               for p, r in sorted(ratings.items(), key=lambda item: _order(item[0]))
               if p.startswith("elo:")]  # fmt: skip
-    cross = [f"{spec_for(p, args).name} {round(r.elo)} ({round(r.low)} to {round(r.high)}, "
+    cross = [f"{player_for(p, args).name} {round(r.elo)} ({round(r.low)} to {round(r.high)}, "
              f"{r.games} games)" for p, r in ratings.items() if p in CROSS_CHECK]  # fmt: skip
     notes = []
     for source, numbers in carried.items():
@@ -473,8 +506,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m ferrochess_tools.calibrate",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, default=REPO_ROOT / "target" / "calibration")
-    parser.add_argument("--engine", default=str(REPO_ROOT / "target/release/ferrochess-uci"))
-    parser.add_argument("--stockfish", default="/usr/games/stockfish")
+    parser.add_argument("--engine", default=str(REPO_ROOT / "target/release/ferrochess-uci"),
+                        help="the native UCI binary")  # fmt: skip
+    parser.add_argument("--stockfish", default="/usr/games/stockfish", help="Stockfish 15.1")
     parser.add_argument("--tc", default="10+0.1", help="base+increment in seconds")
     parser.add_argument("--concurrency", type=int, default=2, help="games at a time")
     parser.add_argument("--levels", default="1-10", help="e.g. 1-10 or 1,2,5")
@@ -489,8 +523,10 @@ def main() -> int:
     parser.add_argument("--check-elo", default=None, help="e.g. 1500,2000: measure UCI_Elo")
     parser.add_argument("--check-games", type=int, default=60, help="per --check-elo value")
     parser.add_argument("--opening-plies", type=int, default=8)
-    parser.add_argument("--max-plies", type=int, default=400)
-    parser.add_argument("--time-margin", type=float, default=100, help="milliseconds")
+    parser.add_argument("--max-plies", type=int, default=400,
+                        help="a draw at this many plies from the start, the opening's included")
+    parser.add_argument("--time-margin", type=float, default=100,
+                        help="milliseconds a move may overdraw its clock")  # fmt: skip
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plot", type=Path, default=PLOT)
     parser.add_argument("--dry-run", action="store_true", help="print the schedule only")
@@ -500,6 +536,14 @@ def main() -> int:
     parser.add_argument("--no-write", action="store_true", help="report, write nothing")
     args = parser.parse_args()
     args.cross_check = [] if args.cross_check == "none" else args.cross_check.split(",")
+    try:
+        TimeControl.parse(args.tc)
+    except ValueError as error:
+        parser.error(f"--tc: {error}")
+    unknown = sorted(set(args.cross_check) - set(CROSS_CHECK))
+    if unknown:
+        parser.error(f"--cross-check: unknown engine {', '.join(unknown)} (known: "
+                     f"{', '.join(CROSS_CHECK)}, or none)")  # fmt: skip
     logging.getLogger("chess.engine").setLevel(logging.ERROR)
     old = parse_table_rs(TABLE.read_text(encoding="utf-8"))
     if args.render_only:

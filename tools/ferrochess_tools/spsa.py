@@ -5,20 +5,25 @@ command prints them as OpenBench's SPSA input, `name, int|float, value, min, max
 `--params FILE` reads such lines instead, to tune a subset or other ranges). Iteration k of N
 (k = 1..N) gives every parameter a random sign and plays `--pairs` game pairs (one opening each,
 colours swapped) between an engine at value + sign * c_k ("plus") and one at value - sign * c_k
-("minus"), `--concurrency` games at a time, on match.py's clock, openings and adjudication; then
-each value moves by r_k * c_k * (plus wins - plus losses) * sign, clipped to its range. The
-schedule is OpenBench's, with A = `--a-ratio` * N: c_k = C_end * N^gamma / k^gamma (at least 0.5
-for an integer), r_k = a_k / c_k^2 with a_k = R_end * C_end^2 * (A + N)^alpha / (A + k)^alpha, so
-both end at C_end and R_end. An integer is rounded at random (floor(x + u), one u for both
-engines) and clipped. Iteration k's randomness (signs, rounding) comes from `--seed` and k alone,
-and the whole state (values, iteration, W/D/L) is written to `--state` after every iteration, so
-running the same command again after an interruption resumes where it stopped and draws the
-same perturbations (the state file's settings win over the command line's, but `--concurrency`).
+("minus"), `--concurrency` games at a time, as one `ferrochess.match` match between the two
+(their values set as UCI options when they start; the clock `--tc`, ECO openings of
+`--opening-plies` plies, a draw at `--max-plies` plies); then each value moves by r_k * c_k *
+(plus wins - plus losses) * sign, clipped to its range. The schedule is OpenBench's, with A =
+`--a-ratio` * N: c_k = C_end * N^gamma / k^gamma (at least 0.5 for an integer), r_k = a_k / c_k^2
+with a_k = R_end * C_end^2 * (A + N)^alpha / (A + k)^alpha, so both end at C_end and R_end. An
+integer is rounded at random (floor(x + u), one u for both engines) and clipped. Iteration k's
+randomness (signs, rounding) and openings come from `--seed` and k alone, and the whole state
+(values, iteration, W/D/L) is written to `--state` after every iteration, so running the same
+command again after an interruption resumes where it stopped and draws the same perturbations
+(the state file's settings win over the command line's, but `--concurrency`).
 
-`show` prints the current values: as `name, value` lines, as `setoption` lines and as the match
-that verifies them (the tune build with the values against the tune build with its defaults);
-`apply` rewrites the defaults in src/search/params.rs's `tunables!` declarations (rounded).
-A tuned value is kept only if that match confirms it (docs/tuning.md).
+`--engine` spells the engine `COMMAND[;proto=uci|xboard][;name=NAME][;OPTION=VALUE...]`, as the
+repository's earlier match runner did and state files store it (`parse_engine`).
+
+`show` prints the current values: as `name, value` lines, as `setoption` lines and as the
+`ferrochess match` command that verifies them (the tune build with the values against the tune
+build with its defaults); `apply` rewrites the defaults in src/search/params.rs's `tunables!`
+declarations (rounded). A tuned value is kept only if that match confirms it (docs/tuning.md).
 
     python -m ferrochess_tools.spsa run [--engine SPEC] [--params FILE] [--state FILE]
         [--iterations 1000] [--pairs 8] [--tc 8+0.08] [--concurrency 1] [--seed 1]
@@ -30,26 +35,33 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import dataclasses
 import json
 import logging
 import math
 import os
-import queue
 import random
 import re
+import shlex
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import chess
-import chess.engine
+from ferrochess.match import (
+    Adjudication,
+    Limit,
+    Opening,
+    Openings,
+    TimeControl,
+    Uci,
+    match,
+)
 
-from ferrochess_tools import REPO_ROOT
-from ferrochess_tools.match import Spec, openings, parse_tc, play_game
+from ferrochess_tools import REPO_ROOT, faulty_player
 
 ALPHA = 0.602
 GAMMA = 0.101
@@ -59,6 +71,34 @@ DEFAULT_ENGINE = f"{TUNE_BINARY};OwnBook=false"
 DEFAULT_STATE = REPO_ROOT / "target" / "spsa" / "state.json"
 PARAMS_RS = REPO_ROOT / "src" / "search" / "params.rs"
 STATE_VERSION = 1
+VERIFICATION_GAMES = 400
+"""Games of the match that checks tuned values (`show`), at most: the SPRT usually stops it."""
+
+
+def parse_engine(text: str) -> Uci:
+    """The engine `text` spells, `COMMAND[;proto=uci|xboard][;name=NAME][;OPTION=VALUE...]`
+    (the command split like a shell would), as a `ferrochess.match.Uci`: each `OPTION=VALUE` a
+    UCI option, `true`/`false` as booleans, whole numbers as integers, the rest as text. An
+    empty command or a bad `proto` raises ValueError quoting `text`."""
+    command, *settings = text.split(";")
+    words = shlex.split(command)
+    if not words:
+        raise ValueError(f"engine {text!r}: no command before the first ';'")
+    protocol, name, options = "uci", "", {}
+    for setting in settings:
+        key, _, value = (part.strip() for part in setting.partition("="))
+        if key == "proto":
+            protocol = value
+        elif key == "name":
+            name = value
+        elif key:
+            lowered = value.lower()
+            number = re.fullmatch(r"-?\d+", value)
+            options[key] = (lowered == "true" if lowered in ("true", "false")
+                            else int(value) if number else value)  # fmt: skip
+    if protocol not in ("uci", "xboard"):
+        raise ValueError(f"engine {text!r}: proto={protocol!r} must be uci or xboard")
+    return Uci(words, options, protocol, name)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -211,7 +251,7 @@ class GameJob:
 
     plus: Mapping[str, float]
     minus: Mapping[str, float]
-    opening: list[chess.Move]
+    opening: Opening
     plus_white: bool
     seed: str
 
@@ -223,70 +263,59 @@ class GameResult:
 
 
 GameFunction = Callable[[GameJob], GameResult]
+"""Plays one game."""
+IterationGames = Callable[[Sequence[GameJob], int], list[GameResult]]
+"""Plays an iteration's games, a given number at once, and returns their results in order."""
 
 
-def tune(state: State, play: GameFunction, concurrency: int, lines: list[list[chess.Move]],
+def each_game(play: GameFunction) -> IterationGames:
+    """Plays an iteration's games one `play(job)` call each, `concurrency` at a time in threads
+    (for a game function of a test, say); the results come in the jobs' order."""
+
+    def games(jobs: Sequence[GameJob], concurrency: int) -> list[GameResult]:
+        with concurrent.futures.ThreadPoolExecutor(max(concurrency, 1)) as pool:
+            return list(pool.map(play, jobs))
+
+    return games
+
+
+def iteration_openings(state: State, k: int) -> list[Opening]:
+    """Iteration k's `state.pairs` openings: the ECO lines cut to `state.opening_plies`, shuffled
+    with `state.seed` (`ferrochess.match.Openings.eco`), taken in turn from where iteration k - 1
+    stopped (and from the start again once all were played)."""
+    start = (k - 1) * state.pairs + 1
+    return Openings.eco(state.opening_plies, start=start).select(state.pairs, state.seed)
+
+
+def tune(state: State, play: IterationGames, concurrency: int,
          save: Callable[[State], None], stop_after: int | None = None) -> State:  # fmt: skip
     """Runs iterations from `state.iteration + 1` to the end (or `stop_after` of them), calling
-    `save` after each; every game is `play(job)`, `concurrency` at a time."""
+    `save` after each; each iteration's games (`iteration_openings`, each twice: plus with White,
+    then minus) are `play(jobs, concurrency)`."""
     done = 0
-    with concurrent.futures.ThreadPoolExecutor(max(concurrency, 1)) as pool:
-        while state.iteration < state.schedule.iterations and done != stop_after:
-            k = state.iteration + 1
-            started = time.monotonic()
-            rng = random.Random(f"spsa {state.seed} {k}")
-            perturbation = perturb(state.params, state.schedule, k, rng)
-            jobs = [GameJob(perturbation.plus, perturbation.minus,
-                            lines[((k - 1) * state.pairs + pair) % len(lines)] if lines else [],
-                            plus_white, f"{state.seed} {k} {pair} {plus_white}")
-                    for pair in range(state.pairs) for plus_white in (True, False)]  # fmt: skip
-            results = list(pool.map(play, jobs))
-            wins = sum(r.score == 1.0 for r in results)
-            losses = sum(r.score == 0.0 for r in results)
-            draws = len(results) - wins - losses
-            update(state.params, state.schedule, k, perturbation.signs, wins, losses)
-            state.iteration = k
-            state.wins, state.draws, state.losses = (state.wins + wins, state.draws + draws,
-                                                     state.losses + losses)  # fmt: skip
-            state.forfeits += [f"iteration {k}: {r.forfeit}" for r in results if r.forfeit]
-            save(state)
-            done += 1
-            print(f"iteration {k}/{state.schedule.iterations}: plus +{wins} ={draws} -{losses} "
-                  f"({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)  # fmt: skip
+    while state.iteration < state.schedule.iterations and done != stop_after:
+        k = state.iteration + 1
+        started = time.monotonic()
+        rng = random.Random(f"spsa {state.seed} {k}")
+        perturbation = perturb(state.params, state.schedule, k, rng)
+        jobs = [GameJob(perturbation.plus, perturbation.minus, opening, plus_white,
+                        f"{state.seed} {k} {pair} {plus_white}")
+                for pair, opening in enumerate(iteration_openings(state, k))
+                for plus_white in (True, False)]  # fmt: skip
+        results = play(jobs, concurrency)
+        wins = sum(r.score == 1.0 for r in results)
+        losses = sum(r.score == 0.0 for r in results)
+        draws = len(results) - wins - losses
+        update(state.params, state.schedule, k, perturbation.signs, wins, losses)
+        state.iteration = k
+        state.wins, state.draws, state.losses = (state.wins + wins, state.draws + draws,
+                                                 state.losses + losses)  # fmt: skip
+        state.forfeits += [f"iteration {k}: {r.forfeit}" for r in results if r.forfeit]
+        save(state)
+        done += 1
+        print(f"iteration {k}/{state.schedule.iterations}: plus +{wins} ={draws} -{losses} "
+              f"({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)  # fmt: skip
     return state
-
-
-class EnginePool:
-    """Pairs of engine processes (plus, minus) from one spec, one pair per game in progress; a
-    pair whose game ended in a forfeit or an error is closed (an engine may have died)."""
-
-    def __init__(self, spec: Spec) -> None:
-        self.spec = spec
-        self.idle: queue.SimpleQueue[list[chess.engine.SimpleEngine]] = queue.SimpleQueue()
-
-    def acquire(self) -> list[chess.engine.SimpleEngine]:
-        try:
-            return self.idle.get_nowait()
-        except queue.Empty:
-            return [self.spec.open(), self.spec.open()]
-
-    def release(self, engines: list[chess.engine.SimpleEngine], healthy: bool) -> None:
-        if healthy:
-            self.idle.put(engines)
-        else:
-            close(engines)
-
-    def close(self) -> None:
-        while not self.idle.empty():
-            close(self.idle.get_nowait())
-
-
-def close(engines: list[chess.engine.SimpleEngine]) -> None:
-    for engine in engines:
-        try:
-            engine.quit()
-        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError):
-            pass
 
 
 def uci_values(values: Mapping[str, float]) -> dict[str, str | int | bool | None]:
@@ -295,43 +324,62 @@ def uci_values(values: Mapping[str, float]) -> dict[str, str | int | bool | None
     return {name: value if isinstance(value, int) else str(value) for name, value in values.items()}
 
 
-def engine_games(pool: EnginePool, state: State) -> GameFunction:
-    """Plays a job's game between a pair of the pool's engines, each given its values as UCI
-    options, on match.py's clock and adjudication."""
-    base, increment = parse_tc(state.tc)
+def engine_games(state: State) -> IterationGames:
+    """Plays an iteration's games as one `ferrochess.match` match between the plus and the minus
+    engine (`state.engine`, each with its values as UCI options), on the tune's clock, openings
+    and ply limit. The jobs must be `tune`'s: the same values throughout, in pairs sharing an
+    opening, plus with White first (else ValueError)."""
+    engine = parse_engine(state.engine)
+    limit = Limit(clock=TimeControl.parse(state.tc), margin=state.time_margin_ms / 1000)
+    moves = max(1, math.ceil((state.max_plies - state.opening_plies) / 2))
 
-    def play(job: GameJob) -> GameResult:
-        engines = pool.acquire()
-        healthy = False
-        try:
-            plus, minus = engines
-            plus.configure(uci_values(job.plus))
-            minus.configure(uci_values(job.minus))
-            white, black = (plus, minus) if job.plus_white else (minus, plus)
-            _, outcome = play_game(white, black, job.opening, base, increment, state.max_plies,
-                                   state.time_margin_ms / 1000)  # fmt: skip
-            healthy = outcome.forfeit is None
-        finally:
-            pool.release(engines, healthy)
-        white_points = {"1-0": 1.0, "0-1": 0.0}.get(outcome.result, 0.5)
-        score = white_points if job.plus_white else 1 - white_points
-        if outcome.forfeit is None:
-            return GameResult(score)
-        culprit = "plus" if (outcome.forfeit == chess.WHITE) == job.plus_white else "minus"
-        return GameResult(score, f"{outcome.reason} ({culprit})")
+    def play(jobs: Sequence[GameJob], concurrency: int) -> list[GameResult]:
+        first = jobs[0]
+        pairs = [jobs[i:i + 2] for i in range(0, len(jobs), 2)]
+        if any(len(pair) != 2 or not pair[0].plus_white or pair[1].plus_white
+               or pair[0].opening != pair[1].opening for pair in pairs) or any(
+                   job.plus != first.plus or job.minus != first.minus for job in jobs):
+            raise ValueError("the jobs are not one iteration's game pairs")  # fmt: skip
+        players = [dataclasses.replace(engine, options={**engine.options, **uci_values(values)},
+                                       name=name)
+                   for name, values in (("plus", first.plus), ("minus", first.minus))]  # fmt: skip
+        result = match(players, games=len(jobs), openings=[pair[0].opening for pair in pairs],
+                       limit=limit, concurrency=concurrency, seed=state.seed,
+                       adjudication=Adjudication(max_moves=moves), progress=False,
+                       event="ferrochess spsa")  # fmt: skip
+        results = []
+        for record in sorted(result.games, key=lambda game: game.index):
+            culprit = faulty_player(record)
+            forfeit = None if culprit is None else f"{record.reason} ({players[culprit].name})"
+            results.append(GameResult(record.points(0), forfeit))
+        if len(results) != len(jobs):
+            raise RuntimeError(f"the match ended after {len(results)} of {len(jobs)} games")
+        return results
 
     return play
 
 
-def verification_command(state: State, games: int = 400) -> str:
-    """The match that checks the tuned values: the tune build with them against its defaults."""
-    changed = [p for p in state.params if p.rounded() != p.start]
-    options = "".join(f";{p.name}={format_value(p)}" for p in changed)
-    base = state.engine.split(";", 1)
-    engine = f"{base[0]};name=tuned" + (f";{base[1]}" if len(base) > 1 else "")
-    baseline = f"{base[0]};name=base" + (f";{base[1]}" if len(base) > 1 else "")
-    return (f'python -m ferrochess_tools.match --engine "{engine}{options}" '
-            f'--engine "{baseline}" --games {games} --tc {state.tc} --sprt 0,5')  # fmt: skip
+def verification_command(state: State, games: int = VERIFICATION_GAMES) -> str:
+    """The `ferrochess match` command that checks the tuned values: the tune build with the
+    values that changed against the same build with its defaults, at the tune's clock, with an
+    SPRT of logistic Elo [0, 5]."""
+    engine = parse_engine(state.engine)
+    changed = {p.name: format_value(p) for p in state.params if p.rounded() != p.start}
+
+    def spelled(name: str, options: Mapping[str, Any]) -> str:
+        words = [f"cmd={shlex.join(engine.command)}", f"name={name}"]
+        if engine.protocol != "uci":
+            words.append(f"proto={engine.protocol}")
+        for key, value in options.items():
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+            words.append(f"option.{key}={text}")
+        return "-engine " + " ".join(shlex.quote(word) for word in words)
+
+    each = f"tc={state.tc}" + (f" timemargin={state.time_margin_ms:g}"
+                               if state.time_margin_ms else "")  # fmt: skip
+    return (f"ferrochess match {spelled('tuned', {**engine.options, **changed})} "
+            f"{spelled('base', engine.options)} -each {each} -rounds {games // 2} "
+            "-sprt elo0=0 elo1=5 model=logistic")  # fmt: skip
 
 
 def format_value(param: Param) -> str:
@@ -383,7 +431,8 @@ def main() -> int:
                                      description=__doc__.splitlines()[0])  # fmt: skip
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="tune (or resume the state file's run)")
-    run.add_argument("--engine", default=DEFAULT_ENGINE, help="match.py engine spec (tune build)")
+    run.add_argument("--engine", default=DEFAULT_ENGINE,
+                     help="the tune build, COMMAND[;OPTION=VALUE...]")  # fmt: skip
     run.add_argument("--params", type=Path, help="OpenBench SPSA lines (default: the engine's)")
     run.add_argument("--iterations", type=int, default=1000)
     run.add_argument("--pairs", type=int, default=8, help="game pairs per iteration")
@@ -391,8 +440,10 @@ def main() -> int:
     run.add_argument("--concurrency", type=int, default=1, help="games at once")
     run.add_argument("--seed", type=int, default=1)
     run.add_argument("--opening-plies", type=int, default=8)
-    run.add_argument("--max-plies", type=int, default=400)
-    run.add_argument("--time-margin", type=float, default=0.0, help="milliseconds (match.py's)")
+    run.add_argument("--max-plies", type=int, default=400,
+                     help="a draw at this many plies from the start, the opening's included")
+    run.add_argument("--time-margin", type=float, default=0.0,
+                     help="milliseconds a move may overdraw its clock")  # fmt: skip
     run.add_argument("--a-ratio", type=float, default=A_RATIO)
     for command in (run, commands.add_parser("show", help="print the values and the check"),
                     commands.add_parser("apply", help="write the values into params.rs")):
@@ -415,19 +466,17 @@ def main() -> int:
         print(f"{args.state}: {state.iteration} of {state.schedule.iterations} iterations done",
               file=sys.stderr)  # fmt: skip
     else:
-        spec = Spec.parse(args.engine)
+        try:
+            engine = parse_engine(args.engine)
+            TimeControl.parse(args.tc)
+        except ValueError as error:
+            parser.error(str(error))
         params = (parse_params(args.params.read_text(encoding="utf-8")) if args.params
-                  else engine_params(spec.command))  # fmt: skip
+                  else engine_params(list(engine.command)))  # fmt: skip
         state = State(params, Schedule(args.iterations, a_ratio=args.a_ratio), args.pairs,
                       args.seed, args.engine, args.tc, args.opening_plies, args.max_plies,
                       args.time_margin)  # fmt: skip
-    lines = openings(1 << 30, state.opening_plies, state.seed)
-    pool = EnginePool(Spec.parse(state.engine))
-    try:
-        tune(state, engine_games(pool, state), args.concurrency, lines,
-             lambda s: s.save(args.state))  # fmt: skip
-    finally:
-        pool.close()
+    tune(state, engine_games(state), args.concurrency, lambda s: s.save(args.state))
     print(show(state))
     return 0
 
