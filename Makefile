@@ -123,6 +123,7 @@ bench: ## every speed benchmark (2 to 4 min), then BENCHMARKS.md's summary; afte
 	-$(PYTHON) benches/load_play.py --json $(BENCH_RESULTS)/load_play.json
 	-$(PYTHON) benches/analyse_speed.py --json $(BENCH_RESULTS)/analyse_speed.json
 	-$(PYTHON) benches/smp_speed.py --json $(BENCH_RESULTS)/smp_speed.json
+	-$(PYTHON) benches/match_speed.py --json $(BENCH_RESULTS)/match_speed.json
 	$(PYTHON) -m ferrochess_tools.bench_summary --results $(BENCH_RESULTS)
 
 bench-tutorial: ## ferrochess vs the tutorial-style pure-Python engine (about 7 minutes)

@@ -3,8 +3,9 @@ benchmark it renders one row each (what, ferrochess, peer, ratio, goal) under a 
 date, commit and `Bench:`; it rewrites only the part of BENCHMARKS.md between the summary markers;
 a benchmark that could not run keeps its row with the reason, and one that failed or left no
 result gets a failed row and a nonzero exit. Also that the benchmarks' `--json PATH` writes their
-results (and the reason when nothing could be measured), and that BENCHMARKS.md keeps both the
-summary's and the calibration's markers."""
+results (and the reason when nothing could be measured), that the match runner's benchmark
+plays the same games with the old runner and `ferrochess.match`, and that BENCHMARKS.md keeps both
+the summary's and the calibration's markers."""
 
 from __future__ import annotations
 
@@ -123,6 +124,40 @@ def sample_results() -> dict[str, Any]:
             "0.01": {"searches": 40, "median_ms": -0.86, "p99_ms": -0.74, "max_ms": -0.74},
             "0.5": {"searches": 40, "median_ms": -0.77, "p99_ms": -0.71, "max_ms": -0.71},
         },
+        "match_speed": {
+            "games": 32,
+            "rounds": 4,
+            "nodes_per_move": 1500,
+            "openings": "ECO lines cut to 8 plies, seeds 1 to 4",
+            "old_runner_source": "cee7618:tools/ferrochess_tools/match.py",
+            "engine": "target/release/ferrochess-uci",
+            "cpu_count": 2,
+            "load_before": [2.5, 2.2, 2.0],
+            "load_after": [3.1, 2.4, 2.0],
+            "old_runner": {
+                "games": 32,
+                "games_per_minute": 262.2,
+                "moves_per_game": 102.1,
+                "nodes_per_game": 153188,
+            },
+            "old_runner_openings_seconds_per_match": 0.41,
+            "new_runner_uci": {
+                "games": 32,
+                "games_per_minute": 248.6,
+                "moves_per_game": 102.1,
+                "nodes_per_game": 153188,
+            },
+            "new_runner_in_process": {
+                "games": 32,
+                "games_per_minute": 296.7,
+                "moves_per_game": 102.1,
+                "nodes_per_game": 153188,
+            },
+            "same_games_old_and_new_uci": 32,
+            "ratio_new_over_old": 0.948,
+            "ratio_in_process_over_old": 1.132,
+            "faults": [],
+        },
     }
 
 
@@ -162,7 +197,11 @@ vs python-chess's reader | 342,465 /s | 41,085 /s | **8.34x** |  |
 delay | p50 61.8 ms, p95 73.8 ms, 331 requests/s |  |  \
 | no 5xx but the deliberate 503: met (statuses 200: 1,000) |
 | timed search overrun past `Limit(time=T)`, 80 searches, T = 10, 500 ms \
-| max -0.71 ms (never over) |  |  | a few ms (<= 5 ms): met |"""
+| max -0.71 ms (never over) |  |  | a few ms (<= 5 ms): met |
+| match runner games/min, `ferrochess.match` vs the old runner (`cee7618`), the same UCI players, \
+32 games at 1,500 nodes a move (102 moves, 153,188 nodes a game; 32 of 32 games the same); \
+in-process players 297 games/min (1.13x) | 249 games/min | 262 games/min | **0.95x** \
+| as fast as the old runner, within noise (>= 0.9x): met |"""
 
 
 def test_every_benchmark_renders_its_row(tmp_path: Path) -> None:
@@ -239,6 +278,7 @@ def test_absent_peers_and_failures(tmp_path: Path) -> None:
     results["compare_stockfish"] = {"not_measured": "Stockfish not found (/usr/games/stockfish)"}
     results["perft_speed"]["wrong_counts"] = ["ferrochess perft(start, depth 5) = 1, expected 2"]
     del results["load_play"]
+    results["match_speed"]["faults"] = ["old runner, round 3: time forfeit (12 ms over, move 40)"]
     folder = write_results(tmp_path / "bench", results)
     (folder / "perft_vs_shakmaty.txt").write_text("error[E0425]: cannot find value\n", "utf-8")
     rows, _, failures = bench_summary.summary_rows(folder)
@@ -249,11 +289,16 @@ def test_absent_peers_and_failures(tmp_path: Path) -> None:
     assert cells["perft vs python-chess"].startswith("not measured (failed: wrong perft counts")
     assert cells["perft vs shakmaty"] == "not measured (failed: no `total:` line in its output)"
     assert cells["play page API under load"].startswith("not measured (failed: no result")
+    assert cells["match runner games/min vs the old runner"] == (
+        "not measured (failed: games lost by a fault: old runner, round 3: time forfeit "
+        "(12 ms over, move 40))"
+    )
     assert len(rows) == len(EXPECTED_TABLE.splitlines()) - 2  # every benchmark keeps its row
     assert [failure.split(":")[0] for failure in failures] == [
         "perft_vs_shakmaty",
         "perft_speed",
         "load_play",
+        "match_speed",
     ]
     # The summary is written all the same, and the command then fails.
     document = tmp_path / "BENCHMARKS.md"
@@ -314,3 +359,37 @@ def test_json_path_records_why_nothing_was_measured(tmp_path: Path) -> None:
     done = run_bench("analyse_speed.py", "--pgn", str(missing), "--json", str(path))
     assert done.returncode == 0, done.stderr
     assert json.loads(path.read_text(encoding="utf-8")) == {"not_measured": f"{missing} not found"}
+
+
+def test_match_speed_plays_the_same_games_with_both_runners(tmp_path: Path) -> None:
+    pytest.importorskip("ferrochess")
+    path = tmp_path / "match_speed.json"
+    done = run_bench(
+        "match_speed.py", "--games", "2", "--rounds", "1", "--nodes", "300", "--json", str(path)
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(path.read_text(encoding="utf-8"))
+    if "not_measured" in result:
+        pytest.skip(f"match_speed not measured here: {result['not_measured']}")
+    assert result["faults"] == []
+    assert result["games"] == 2 and result["same_games_old_and_new_uci"] == 2
+    for runner in ("old_runner", "new_runner_uci", "new_runner_in_process"):
+        assert result[runner]["games"] == 2 and result[runner]["moves_per_game"] > 0
+    assert result["old_runner"]["nodes_per_game"] == result["new_runner_uci"]["nodes_per_game"]
+    assert bench_summary.match_speed_rows(result)[0].ratio.startswith("**")
+
+
+def test_match_speed_without_git_records_why(tmp_path: Path) -> None:
+    pytest.importorskip("ferrochess")
+    path = tmp_path / "match_speed.json"
+    done = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "benches" / "match_speed.py"), "--json", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={"PATH": str(tmp_path)},  # no git on it
+    )
+    assert done.returncode == 0, done.stderr
+    reason = json.loads(path.read_text(encoding="utf-8"))["not_measured"]
+    assert reason.startswith("git not found")

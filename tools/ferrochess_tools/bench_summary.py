@@ -355,6 +355,29 @@ def time_overrun_rows(result: dict[str, Any]) -> list[Row]:
     ]
 
 
+def match_speed_rows(result: dict[str, Any]) -> list[Row]:
+    if result["faults"]:
+        raise Failed(f"games lost by a fault: {'; '.join(result['faults'])}")
+    old, new = result["old_runner"], result["new_runner_uci"]
+    in_process = result["new_runner_in_process"]
+    value = result["ratio_new_over_old"]
+    return [
+        Row(
+            f"match runner games/min, `ferrochess.match` vs the old runner "
+            f"(`{result['old_runner_source'].split(':')[0]}`), the same UCI players, "
+            f"{result['games']} games at {result['nodes_per_move']:,} nodes a move "
+            f"({new['moves_per_game']:.0f} moves, {new['nodes_per_game']:,} nodes a game; "
+            f"{result['same_games_old_and_new_uci']} of {result['games']} games the same); "
+            f"in-process players {in_process['games_per_minute']:.0f} games/min "
+            f"({result['ratio_in_process_over_old']:.2f}x)",
+            f"{new['games_per_minute']:.0f} games/min",
+            f"{old['games_per_minute']:.0f} games/min",
+            ratio(value),
+            verdict("as fast as the old runner, within noise (>= 0.9x)", value >= 0.9),
+        )
+    ]
+
+
 BENCHES: dict[str, tuple[str, Callable[[Any], list[Row]]]] = {
     "compare_python": ("`select_move` vs a pure-Python engine", compare_python_rows),
     "compare_stockfish": ("search nodes/s vs Stockfish", compare_stockfish_rows),
@@ -366,6 +389,7 @@ BENCHES: dict[str, tuple[str, Callable[[Any], list[Row]]]] = {
     "smp_speed": ("lazy SMP time to depth", smp_speed_rows),
     "load_play": ("play page API under load", load_play_rows),
     "time_overrun": ("timed search overrun", time_overrun_rows),
+    "match_speed": ("match runner games/min vs the old runner", match_speed_rows),
 }
 """Every benchmark `make bench` runs, in the summary's order: the stem of its result file, what
 its row is called when it has no result, and the function that renders its rows."""

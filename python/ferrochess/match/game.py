@@ -128,8 +128,9 @@ def _fault(board: chess.Board, thought: Thought, allowed: float | None,
 
 def play_game(spec: GameSpec, setup: Setup, seats: Mapping[int, Seat],
               tablebase: Tablebase | None, cancel: threading.Event,
-              emit: Callable[[Event], None]) -> GameRecord | None:  # fmt: skip
-    """Play ``spec`` with ``seats`` (by player index); None when ``cancel`` stopped it."""
+              emit: Callable[[Event], None] | None) -> GameRecord | None:  # fmt: skip
+    """Play ``spec`` with ``seats`` (by player index); None when ``cancel`` stopped it.
+    ``emit`` receives the game's events; None when nobody listens (no event is built)."""
     board = spec.opening.board()
     players = {chess.WHITE: spec.white, chess.BLACK: spec.black}
     limits = {color: setup.limits[players[color]] for color in chess.COLORS}
@@ -138,9 +139,10 @@ def play_game(spec: GameSpec, setup: Setup, seats: Mapping[int, Seat],
     adjudicator = Adjudicator(setup.adjudication, tablebase)
     for color in chess.COLORS:
         seats[players[color]].new_game(derive_seed(spec.seed, _color_name(color)))
-    emit(GameStarted(spec.index, spec.pairing, spec.round, setup.names[spec.white],
-                     setup.names[spec.black], spec.opening.fen, spec.opening.moves,
-                     spec.opening.chess960))  # fmt: skip
+    if emit is not None:
+        emit(GameStarted(spec.index, spec.pairing, spec.round, setup.names[spec.white],
+                         setup.names[spec.black], spec.opening.fen, spec.opening.moves,
+                         spec.opening.chess960))  # fmt: skip
     marks: list[_Mark] = []
     end = None
     while end is None:
@@ -181,17 +183,18 @@ def play_game(spec: GameSpec, setup: Setup, seats: Mapping[int, Seat],
         if end is not None:
             break
         assert thought.move is not None
-        san = board.san(thought.move)
+        san = None if emit is None else board.san(thought.move)
         board.push(thought.move)
         score = None if thought.score is None else chess.engine.PovScore(thought.score, turn)
         marks.append((None if clock is None else clock.remaining, _after(thought.score, turn),
                       thought.info.get("depth")))  # fmt: skip
         adjudicator.moved(board, turn, thought.score)
-        white_clock, black_clock = (None if c is None else c.remaining for c in
-                                    (clocks[chess.WHITE], clocks[chess.BLACK]))  # fmt: skip
-        emit(MovePlayed(spec.index, board.ply(), thought.move.uci(), san,
-                        board.fen(shredder=board.chess960), white_clock, black_clock, score,
-                        thought.elapsed))  # fmt: skip
+        if emit is not None and san is not None:
+            white_clock, black_clock = (None if c is None else c.remaining for c in
+                                        (clocks[chess.WHITE], clocks[chess.BLACK]))  # fmt: skip
+            emit(MovePlayed(spec.index, board.ply(), thought.move.uci(), san,
+                            board.fen(shredder=board.chess960), white_clock, black_clock, score,
+                            thought.elapsed))  # fmt: skip
     return _record(spec, setup, board, end, marks)
 
 

@@ -351,7 +351,8 @@ class _Run:
                 for player in (spec.white, spec.black):
                     if player not in seats:
                         seats[player] = open_seat(self.plan.players[player])
-                record = play_game(spec, self.plan.setup, seats, tablebase, self.abort, self.emit)
+                emit = None if self.plan.on_event is None else self.emit
+                record = play_game(spec, self.plan.setup, seats, tablebase, self.abort, emit)
                 if record is not None:
                     self.deliver(record)
         except BaseException as error:  # noqa: BLE001 - re-raised by run()
@@ -449,7 +450,7 @@ def _play_pair(specs: list[GameSpec], players: tuple[Player, ...], setup: Setup
             for player in (spec.white, spec.black):
                 if player not in seats:
                     seats[player] = open_seat(players[player])
-            record = play_game(spec, setup, seats, tablebase, never, lambda event: None)
+            record = play_game(spec, setup, seats, tablebase, never, None)
             assert record is not None
             records.append(record)
     finally:
