@@ -254,19 +254,45 @@ def play(adjudicator: Adjudicator, board: chess.Board, *moves: tuple[str, int | 
 def test_resign_follows_fastchess() -> None:
     board = chess.Board()
     rules = Adjudicator(Adjudication(resign=ResignRule(movecount=2, score=500)), None)
-    play(rules, board, ("e4", -600), ("e5", 600), ("Nf3", -600))
-    assert rules.verdict(board) is None  # Black to move, its own score is positive
-    play(rules, board, ("Nc6", 600))
-    verdict = rules.verdict(board)
+    play(rules, board, ("e4", -600), ("e5", 600))
+    assert rules.verdict(board) is None  # White's first losing move: one of two
+    play(rules, board, ("Nf3", -600))
+    verdict = rules.verdict(board)  # checked before Black moves, as fastchess does
     assert verdict is not None and verdict.result == "0-1" and "resign" in verdict.reason
-    play(rules, board, ("Bc4", None))  # a move without a score restarts White's count
-    play(rules, board, ("Bc5", 600))
-    assert rules.verdict(board) is None
+    board = chess.Board()
+    rules = Adjudicator(Adjudication(resign=ResignRule(movecount=2, score=500)), None)
+    play(rules, board, ("e4", -600), ("e5", None), ("Nf3", None))
+    assert rules.verdict(board) is None  # a move without a score restarts White's count
+    play(rules, board, ("Nc6", -5), ("Bc4", -600), ("Bc5", -5))
+    assert rules.verdict(board) is None  # Black's own score is only -5: Black plays on
+    play(rules, board, ("d3", -600))
+    verdict = rules.verdict(board)  # the side that reached the count loses, not the one to move
+    assert verdict is not None and verdict.result == "0-1" and "Black wins" in verdict.reason
     twosided = Adjudicator(Adjudication(resign=ResignRule(1, 500, twosided=True)), None)
     board = chess.Board()
     play(twosided, board, ("e4", -700), ("e5", 700))
+    assert twosided.verdict(board) is None  # agreed, but Black, who just moved, is winning
+    play(twosided, board, ("Nf3", -700))
     verdict = twosided.verdict(board)
     assert verdict is not None and verdict.result == "0-1"
+
+
+def test_repetition_and_fifty_moves_end_a_game_once_they_happen_not_a_move_early() -> None:
+    mate_at_99 = "7k/8/6K1/8/8/8/8/R7 w - - 99 80"  # Ra8# is the hundredth half-move
+    twice = chess.Board()
+    for uci in ("g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"):
+        twice.push_uci(uci)  # Black could repeat the start a third time with Ng8
+
+    def player(board: chess.Board) -> str:
+        if board.halfmove_clock == 99:
+            return "a1a8"
+        return "e7e5" if board.ply() == 7 else "g8f6" if board.ply() == 9 else "g1f3"
+
+    result = match([Function(player, name="a"), Function(player, name="b")], games=4,
+                   openings=Openings.of([mate_at_99, twice]), progress=False)  # fmt: skip
+    first, _, third, _ = sorted(result.games, key=lambda g: g.index)
+    assert (first.result, first.reason, first.moves) == ("1-0", "White mates", ("a1a8",))
+    assert third.moves[:2] == ("e7e5", "g1f3"), third  # played on: no threefold had happened
 
 
 def test_draw_and_max_moves_follow_fastchess() -> None:

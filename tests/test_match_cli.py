@@ -112,3 +112,13 @@ def test_parse_maps_fastchess_options() -> None:
     assert rules.draw is not None and rules.draw.movenumber == 34
     assert rules.resign is not None and rules.resign.twosided
     assert options["chess960"] and options["seed"] == 9 and options["games"] == 10
+
+
+def test_an_engines_own_keys_win_over_each() -> None:
+    options = parse(["-engine", "builtin", "option.Hash=8", "option.Level=3",
+                     "-engine", "builtin", "-each", "hash=64", "level=9", "nodes=10"])  # fmt: skip
+    own, other = options["players"]
+    assert (own.hash_mb, own.level) == (8, 3) and (other.hash_mb, other.level) == (64, 9)
+    options = parse(["-engine", "builtin", "hash=8", "-engine", "builtin",
+                     "-each", "option.Hash=64", "nodes=10"])  # fmt: skip
+    assert [player.hash_mb for player in options["players"]] == [8, 64]

@@ -8,9 +8,10 @@ repetition and the fifty-move rule, claimed at once), in this order:
   with at most ``tb_pieces`` pieces (0: as many as the tables hold), the tables' WDL decides: a
   win or loss ends the game (``tb_results`` "both" or "win_loss"), a draw too ("both" or "draw");
   cursed wins and blessed losses are draws unless ``tb_ignore_50``.
-- **resign**: a side whose own score was at most ``-score`` centipawns (or a mate against it) for
-  ``movecount`` of its consecutive moves, and whose last score is still negative, loses when it is
-  to move; ``twosided``: both sides agreed, ``|score| >= score`` for ``2 * movecount`` plies.
+- **resign**: the side that just moved loses when its own score was at most ``-score``
+  centipawns (or a mate against it) for ``movecount`` of its consecutive moves, the last one
+  included; ``twosided``: when both sides agreed, ``|score| >= score`` for ``2 * movecount``
+  plies, and its last score is negative (fastchess's check, before the opponent moves).
 - **draw**: from full move ``movenumber`` on (the board's full-move number minus one), when both
   sides' scores were within ``score`` centipawns for ``2 * movecount`` consecutive plies, a capture
   or pawn move restarting the count and a mate score resetting it.
@@ -167,15 +168,15 @@ class Adjudicator:
         if found is not None:
             return found
         resign, draw = rules.resign, rules.draw
-        turn = board.turn
-        last = self.last_score[turn]
+        mover = not board.turn  # the side that just moved, as fastchess checks it
+        last = self.last_score[mover]
         if resign is not None and last is not None and _negative(last):
             if resign.twosided:
                 resignable = self.resign_plies >= 2 * resign.movecount
             else:
-                resignable = max(self.resign_moves.values()) >= resign.movecount
+                resignable = self.resign_moves[mover] >= resign.movecount
             if resignable:
-                winner = not turn
+                winner = board.turn
                 return Verdict(_win(winner), f"{_color_name(winner)} wins by adjudication (resign)")
         if draw is not None and board.fullmove_number - 1 >= draw.movenumber and (
             self.draw_plies >= 2 * draw.movecount

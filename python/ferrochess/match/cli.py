@@ -174,7 +174,8 @@ def _limit(option: str, keys: dict[str, str]) -> Limit | None:
     return Limit(**values)
 
 
-def _engine(keys: dict[str, str]) -> Player:
+def _engine(keys: dict[str, str], own: dict[str, str]) -> Player:
+    """The player ``keys`` describe (``-each``'s keys updated by the engine's ``own``)."""
     option = "engine"
     builtin = "builtin" in keys
     if builtin == ("cmd" in keys):
@@ -196,8 +197,9 @@ def _engine(keys: dict[str, str]) -> Player:
         if mapped is None and key.lower() != "uci_limitstrength":
             raise UsageError(f"-engine builtin: unknown option {key!r} (known: Hash, Threads, "
                              "Level, UCI_Elo, Evaluation, EvalFile, SyzygyPath)")  # fmt: skip
-        if mapped is not None:
-            keys.setdefault(mapped, value)
+        if mapped is not None and (mapped not in keys or (f"option.{key}" in own
+                                                          and mapped not in own)):  # fmt: skip
+            keys[mapped] = value  # an engine's own option.Hash beats -each hash=
     switches = {key: _boolean(option, key, keys[key]) for key in _SWITCHES if key in keys}
     try:
         return Ferrochess(
@@ -306,7 +308,7 @@ def parse(argv: Sequence[str]) -> dict[str, Any]:
             raise UsageError(f"-{option}: unknown option (see 'ferrochess match -help')")
     if len(engines) < 2:
         raise UsageError(f"-engine: give at least two engines, not {len(engines)}")
-    players = [_engine({**each, **keys}) for keys in engines]
+    players = [_engine({**each, **keys}, keys) for keys in engines]
     for number, player in enumerate(players, 1):
         if player.limit is None:
             raise UsageError(f"-engine ({player.name}, engine {number}): no limit: give tc=, "

@@ -2,8 +2,9 @@
 clocks, judges the moves and the end, and writes the :class:`~ferrochess.match.GameRecord` with
 its PGN.
 
-A game ends by the rules (python-chess's ``outcome(claim_draw=True)``: mate, stalemate,
-insufficient material, threefold repetition and the fifty-move rule claimed at once), by
+A game ends by the rules (:func:`ferrochess.rules.outcome`: mate, stalemate, insufficient
+material, and threefold repetition and the fifty-move rule once they have happened, as fastchess
+ends them; never a move early, as python-chess's ``outcome(claim_draw=True)`` would), by
 adjudication (:mod:`ferrochess.match.adjudication`), or by a player's fault, which loses: a move
 past its clock or movetime plus margin ("loses on time"; a draw when the opponent has no mating
 material), an illegal or missing move, a crash ("disconnects"), no answer within a UCI
@@ -22,6 +23,7 @@ import chess
 import chess.engine
 import chess.pgn
 
+from ferrochess import rules
 from ferrochess.match._seeds import derive_seed
 from ferrochess.match.adjudication import Adjudication, Adjudicator
 from ferrochess.match.events import Event, GameStarted, MovePlayed
@@ -146,7 +148,7 @@ def play_game(spec: GameSpec, setup: Setup, seats: Mapping[int, Seat],
     marks: list[_Mark] = []
     end = None
     while end is None:
-        outcome = board.outcome(claim_draw=True)
+        outcome = rules.outcome(board)
         if outcome is not None:
             winner = outcome.winner
             reason = (f"{_color_name(winner)} mates" if winner is not None
