@@ -192,6 +192,18 @@ def test_malformed_weights_in_memory_are_refused_by_name() -> None:
     assert "invalid" in repr(weights)
 
 
+def test_numpy_numbers_are_whole_centipawns() -> None:
+    np = pytest.importorskip("numpy")
+    weights = ClassicWeights(bishop_pair=Tapered(np.int64(50), np.float32(80.0)))
+    weights.tables["knight"][chess.E4] = Tapered(np.int32(40), np.int16(20))
+    pair = "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1"
+    share = ferrochess.evaluate(pair, weights=weights, terms=True)["terms"]["bishop_pair"]
+    assert (share["middlegame"], share["endgame"]) == (50, 80)
+    assert ClassicWeights.from_json(weights.to_json()).tables["knight"][chess.E4] == (40, 20)
+    with pytest.raises(InvalidWeightsError, match="tempo: .*not a whole number"):
+        ClassicWeights(tempo=np.float64(1.5)).to_json()
+
+
 def test_repr_shows_each_field() -> None:
     text = repr(ClassicWeights())
     assert text.startswith("ClassicWeights(  # classic")
@@ -233,6 +245,17 @@ def test_term_shares_add_up_to_their_groups() -> None:
     share = ferrochess.evaluate(pair, weights=weights, terms=True)["terms"]["bishop_pair"]
     assert (share["middlegame"], share["endgame"], share["counts"]) == (100, 200, [1])
     assert "terms" not in ferrochess.evaluate(pair)
+
+
+def test_passed_pawn_king_counts_are_distance_times_rank_less_3() -> None:
+    # As the docs say: a pawn on d6 (6th rank: 3), stop square d7, own king e1 6 away, theirs 1.
+    shares = ferrochess.evaluate("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1", terms=True)["terms"]
+    assert shares["passed_pawn_own_king"]["counts"] == [6 * 3]
+    assert shares["passed_pawn_their_king"]["counts"] == [1 * 3]
+    # On d4 (4th rank: 1), stop square d5: own king 4 away, theirs 3.
+    shares = ferrochess.evaluate("4k3/8/8/8/3P4/8/8/4K3 w - - 0 1", terms=True)["terms"]
+    assert shares["passed_pawn_own_king"]["counts"] == [4 * 1]
+    assert shares["passed_pawn_their_king"]["counts"] == [3 * 1]
 
 
 def _groups() -> dict[str, list[str]]:
@@ -320,6 +343,8 @@ def test_bad_positions_and_names_are_refused(tmp_path: Path) -> None:
         ferrochess.texel_tune([(START_FEN, "1-0"), (START_FEN, 2)], progress=False)
     with pytest.raises(ferrochess.InvalidFenError, match="not a fen"):
         ferrochess.texel_tune([("not a fen", 0.5)], progress=False)
+    with pytest.raises(InvalidLimitError, match="epochs -1"):
+        ferrochess.texel_tune(synthetic_positions(), epochs=-1, progress=False)
     with pytest.raises(InvalidLimitError, match="'knights'"):
         ferrochess.texel_tune(synthetic_positions(), tune=["knights"], progress=False)
     with pytest.raises(FileError, match="missing.txt"):

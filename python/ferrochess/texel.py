@@ -28,7 +28,7 @@ from typing import IO, Any, NamedTuple, Union
 import chess
 
 from ferrochess import _core
-from ferrochess.exceptions import FileError, InvalidPositionsError
+from ferrochess.exceptions import FileError, InvalidLimitError, InvalidPositionsError
 from ferrochess.weights import ClassicWeights
 
 __all__ = ["DEFAULT_EPOCHS", "Positions", "TuneProgress", "TuneResult", "texel_tune"]
@@ -108,9 +108,10 @@ def texel_tune(
     :data:`ferrochess.weights.TERMS`); everything else stays as it is. ``epochs`` steps of Adam,
     ``learning_rate`` centipawns each, over all the training positions; ``regularize`` adds that
     times the squared distance of each weight from its start to the error, so a weight the
-    positions say little about stays near it. ``validation`` is the share of the positions held
-    out (blocks of consecutive positions, whole games mostly, evenly spread) and reported before
-    and after, so over-fitting shows. ``k`` is the sigmoid's scale (None: fitted first).
+    positions say little about stays near it. ``validation`` is the share of the games held out
+    (whole games, evenly spread: a game is a run of positions in order with rising move numbers
+    and one result, as a file of games' positions lists them) and reported before and after, so
+    over-fitting shows. ``k`` is the sigmoid's scale (None: fitted first).
 
     ``progress=True`` draws a bar on stderr (tqdm); a callable receives a :class:`TuneProgress`
     after every epoch instead; False shows nothing. ``cancel`` (a :class:`threading.Event`) set
@@ -123,6 +124,8 @@ def texel_tune(
     for a bad FEN, FileError for a file that cannot be read, InvalidWeightsError for malformed
     ``weights``, InvalidLimitError for a setting out of range or an unknown name in ``tune``.
     """
+    if isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 0:
+        raise InvalidLimitError(f"invalid epochs {epochs!r}: must be a whole number at least 0")
     start = (weights if weights is not None else ClassicWeights.default())._to_core()
     names = [tune] if isinstance(tune, str) else list(tune)
     pairs = _read(positions)

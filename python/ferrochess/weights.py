@@ -33,6 +33,8 @@ import copy
 import functools
 import json
 import math
+import numbers
+import operator
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -119,7 +121,8 @@ class ClassicWeights:
       ``mobility`` and ``king_zone_attack`` (a dict by :data:`MOBILE_PIECES`; mobility counts the
       squares a piece attacks that hold no piece of its side and no enemy pawn attacks).
       ``passed_pawn_own_king`` and ``passed_pawn_their_king`` count the king's distance to the
-      square in front of a passed pawn, times the pawn's rank (from its side) less 2.
+      square in front of a passed pawn, times the pawn's rank (from its side) less 3, at least 0
+      (1 on the 4th rank, 4 on the 7th).
     - ``tempo``: a plain int, the bonus of the side to move.
 
     Weights compare equal when every value is; :meth:`save`/:meth:`load` (JSON) keep them
@@ -374,11 +377,15 @@ def _is_pair(value: Any) -> bool:
 
 def _whole(where: str, value: Any) -> int:
     """``value`` as a whole number of centipawns within :data:`MAX_WEIGHT`."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    # numbers.Integral and numbers.Real take NumPy's integers and floats as well.
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise InvalidWeightsError(f"{where}: {value!r} is not a number of centipawns")
-    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+    if isinstance(value, numbers.Integral):
+        number = operator.index(value)
+    elif math.isfinite(value) and float(value).is_integer():
+        number = int(float(value))
+    else:
         raise InvalidWeightsError(f"{where}: {value!r} is not a whole number of centipawns")
-    number = int(value)
     if abs(number) > MAX_WEIGHT:
         raise InvalidWeightsError(
             f"{where}: {number} lies beyond -{MAX_WEIGHT}..{MAX_WEIGHT} centipawns"

@@ -6,8 +6,8 @@
 //! label and `1 / (1 + 10^(-K * eval / 400))`, `K` fitted first with the current weights, plus
 //! `--regularize LAMBDA` times the squared distance of each weight from its current value (so a
 //! weight the positions say little about stays where it was), with the material and piece-square
-//! tables held fixed. One block of positions in ten (500 in a row, whole games mostly) is held out
-//! and its error reported before and after, so over-fitting shows. With `--write` the fitted
+//! tables held fixed. One game in ten (a run of positions with rising move numbers and one result)
+//! is held out and its error reported before and after, so over-fitting shows. With `--write` the fitted
 //! weights replace the tuned block of `src/eval/classic/weights.rs`.
 //!
 //! Files hold `FEN;RESULT` lines (`texel_positions`) or `FEN | score | result` lines (the self-play

@@ -7,8 +7,9 @@
 //! gradient descent (Adam) on the mean squared error between the label and
 //! `1 / (1 + 10^(-K * eval / 400))`, `K` fitted first with the starting weights, plus `regularize`
 //! times the squared distance of each weight from its start (so a weight the positions say little
-//! about stays where it was). Some blocks of consecutive positions (whole games, mostly) are held
-//! out and their error reported, so over-fitting shows.
+//! about stays where it was). Whole games are held out (a tenth by default, evenly spread) and their
+//! error reported, so over-fitting shows: a game is a run of positions whose move numbers rise,
+//! with one result, as files of games' positions list them.
 //!
 //! [`Tuner`] takes the positions one by one ([`Tuner::add`]) and runs ([`Tuner::run`]) with a
 //! progress callback called after every epoch and a stop flag checked as often; a stopped run
@@ -32,9 +33,6 @@ const SLOTS: usize = TERMS_FIRST + COUNT;
 /// The tuner's numbers: each slot's middlegame and endgame value, then the tempo.
 const TEMPO_PARAMETER: usize = 2 * SLOTS;
 const PARAMETERS: usize = TEMPO_PARAMETER + 1;
-
-/// The largest block of consecutive positions held out together for validation.
-const MAX_VALIDATION_BLOCK: usize = 500;
 
 /// Which weights a tuning run may change; the others stay as they are.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -162,8 +160,8 @@ pub struct TuneSettings {
     pub regularize: f64,
     /// The weights that may change.
     pub selection: Selection,
-    /// The share of the positions held out for validation, 0 to below 1: blocks of consecutive
-    /// positions (up to 500, fewer in small sets), evenly spread.
+    /// The share of the games held out for validation, 0 to below 1: whole games, evenly spread
+    /// (see [`Tuner::add`] for what a game is).
     pub validation: f64,
     /// The sigmoid's scale; `None` fits it to the positions with the starting weights.
     pub k: Option<f64>,
@@ -270,6 +268,8 @@ struct Sample {
     end: usize,
     /// White's expected score, 0 to 1.
     result: f64,
+    /// The game it comes from, counted from 0 (see [`Tuner::add`]).
+    game: usize,
 }
 
 /// One feature of a sample: a tuned slot and its count (White's minus Black's).
@@ -285,6 +285,10 @@ pub struct Tuner {
     settings: TuneSettings,
     samples: Vec<Sample>,
     features: Vec<Feature>,
+    /// The ply and the result of the last position added: a position that is not later in the
+    /// game, or has another result, starts a new game.
+    last: Option<(u32, f64)>,
+    games: usize,
 }
 
 impl Tuner {
@@ -296,6 +300,8 @@ impl Tuner {
             settings,
             samples: Vec::new(),
             features: Vec::new(),
+            last: None,
+            games: 0,
         })
     }
 
@@ -310,7 +316,9 @@ impl Tuner {
     }
 
     /// Adds `board`, labelled `result`: White's expected score, 0 to 1 (a game's result: 1, 0.5
-    /// or 0); the error quotes a label out of range.
+    /// or 0); the error quotes a label out of range. Positions of one game are added in the
+    /// order of the game: a position whose ply is not after the previous one's, or whose result
+    /// differs, starts a new game (validation holds out whole games).
     pub fn add(&mut self, board: &Chess, result: f64) -> Result<(), Error> {
         if !(0.0..=1.0).contains(&result) {
             return Err(Error::argument(
@@ -357,6 +365,13 @@ impl Tuner {
             Color::Black => -1.0,
         };
         let tempo = f64::from(self.start.tempo()) * turn;
+        let ply = 2 * (board.fullmoves().get() - 1) + u32::from(board.turn() == Color::Black);
+        if let Some((last_ply, last_result)) = self.last
+            && (ply <= last_ply || last_result != result)
+        {
+            self.games += 1;
+        }
+        self.last = Some((ply, result));
         self.samples.push(Sample {
             fixed: (f64::from(fixed.middlegame), f64::from(fixed.endgame)),
             constant: if selection.tempo { 0.0 } else { tempo },
@@ -365,6 +380,7 @@ impl Tuner {
             first,
             end: self.features.len(),
             result,
+            game: self.games,
         });
         Ok(())
     }
@@ -381,6 +397,7 @@ impl Tuner {
             settings,
             samples,
             features,
+            ..
         } = self;
         let (train, validation) = split(samples, settings.validation);
         if train.is_empty() {
@@ -506,17 +523,17 @@ fn weights_of(start: &ClassicWeights, parameters: &[f64]) -> ClassicWeights {
         .unwrap_or_else(|_| start.clone())
 }
 
-/// Splits `samples` into training and validation: of the blocks of consecutive positions (500,
-/// or a two-hundredth of the positions when that is fewer), the share `validation`, evenly spread.
+/// Splits `samples` into training and validation: the share `validation` of the games, evenly
+/// spread (game `g` is held out when `floor((g + 1) v) > floor(g v)`), so that no held-out
+/// position has a position of its game in training.
 fn split(samples: Vec<Sample>, validation: f64) -> (Vec<Sample>, Vec<Sample>) {
-    let block = (samples.len() / 200).clamp(1, MAX_VALIDATION_BLOCK);
-    let held_out = |index: usize| {
-        let block = (index / block) as f64;
-        ((block + 1.0) * validation).floor() > (block * validation).floor()
+    let held_out = |game: usize| {
+        let game = game as f64;
+        ((game + 1.0) * validation).floor() > (game * validation).floor()
     };
     let (mut train, mut held) = (Vec::new(), Vec::new());
-    for (index, sample) in samples.into_iter().enumerate() {
-        if held_out(index) {
+    for sample in samples {
+        if held_out(sample.game) {
             held.push(sample);
         } else {
             train.push(sample);
@@ -879,8 +896,8 @@ mod tests {
     }
 
     #[test]
-    fn split_holds_out_evenly_spread_blocks() {
-        let sample = || Sample {
+    fn split_holds_out_whole_games_evenly_spread() {
+        let sample = |game: usize| Sample {
             fixed: (0.0, 0.0),
             constant: 0.0,
             tempo_sign: 0.0,
@@ -888,13 +905,58 @@ mod tests {
             first: 0,
             end: 0,
             result: 0.5,
+            game,
         };
-        let (train, held) = split((0..100_000).map(|_| sample()).collect(), 0.1);
-        assert_eq!((train.len(), held.len()), (90_000, 10_000));
-        let (train, held) = split((0..100).map(|_| sample()).collect(), 0.1);
-        assert_eq!((train.len(), held.len()), (90, 10));
-        let (train, held) = split((0..100).map(|_| sample()).collect(), 0.0);
+        // 1,000 games of 7 positions: a tenth of the games held out, none split.
+        let samples = (0..7_000).map(|index| sample(index / 7)).collect();
+        let (train, held) = split(samples, 0.1);
+        assert_eq!((train.len(), held.len()), (6_300, 700));
+        let held_games: std::collections::HashSet<usize> = held.iter().map(|s| s.game).collect();
+        assert_eq!(held_games.len(), 100);
+        assert!(train.iter().all(|s| !held_games.contains(&s.game)));
+        // Spread evenly: every tenth game.
+        assert!(
+            held_games.iter().all(|game| game % 10 == 9),
+            "{held_games:?}"
+        );
+        let (train, held) = split((0..100).map(sample).collect(), 0.0);
         assert_eq!((train.len(), held.len()), (100, 0));
+    }
+
+    #[test]
+    fn a_game_is_a_run_of_rising_plies_with_one_result() {
+        let mut tuner = Tuner::new(&ClassicWeights::default(), TuneSettings::default()).unwrap();
+        let fens = [
+            (
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                1.0,
+            ),
+            (
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+                1.0,
+            ),
+            (
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+                1.0,
+            ),
+            // the same ply count again: a new game
+            (
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+                1.0,
+            ),
+            // later, but another result: a new game
+            (
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                0.0,
+            ),
+        ];
+        for (fen, result) in fens {
+            tuner
+                .add(&crate::position::parse_fen(fen).unwrap(), result)
+                .unwrap();
+        }
+        let games: Vec<usize> = tuner.samples.iter().map(|s| s.game).collect();
+        assert_eq!(games, [0, 0, 0, 1, 2]);
     }
 
     #[test]

@@ -49,7 +49,7 @@ pub const PASSED_PAWN: usize = 5;
 /// Per passed pawn whose stop square is occupied.
 pub const PASSED_PAWN_BLOCKED: usize = 13;
 /// Per square between the own king and a passed pawn's stop square, times the pawn's rank bonus
-/// (its rank from its side's point of view minus 2, at least 0).
+/// (its 0-based rank from its side's point of view minus 2, at least 0: 1 on the fourth rank).
 pub const PASSED_PAWN_OWN_KING: usize = 14;
 /// The same for the enemy king.
 pub const PASSED_PAWN_THEIR_KING: usize = 15;
@@ -243,7 +243,8 @@ impl ClassicWeights {
         tempo: i32,
     ) -> Result<ClassicWeights, Error> {
         let check = |field: String, value: i32| {
-            if value.abs() <= MAX_WEIGHT {
+            // Not `value.abs()`: i32::MIN's wraps (in release) to itself and would pass.
+            if (-MAX_WEIGHT..=MAX_WEIGHT).contains(&value) {
                 Ok(())
             } else {
                 Err(Error::argument(
@@ -419,6 +420,9 @@ mod tests {
             error.to_string().contains("passed pawn 6 middlegame"),
             "{error}"
         );
+        let error = ClassicWeights::new(*base.material(), *base.tables(), *base.terms(), i32::MIN)
+            .unwrap_err();
+        assert!(error.to_string().contains("tempo"), "{error}");
     }
 
     #[test]
