@@ -37,6 +37,7 @@ from ferrochess.match import (
     GameFinished,
     Limit,
     Match,
+    MatchFinished,
     MovePlayed,
     TimeControl,
     Uci,
@@ -170,7 +171,8 @@ def test_updates_come_at_most_every_update_seconds(
     widget, published, seconds = finished
     moves = sum(len(game.moves) for game in widget.match.result().games)
     assert 1 <= len(published.states) <= seconds / widget.update_seconds + 2 < moves
-    gaps = [b - a for a, b in zip(published.times, published.times[1:])]
+    # The final state may come sooner: result() has it published at once.
+    gaps = [b - a for a, b in zip(published.times, published.times[1:-1])]
     assert all(gap >= widget.update_seconds * 0.9 for gap in gaps), gaps
 
 
@@ -305,6 +307,54 @@ def test_a_match_made_elsewhere_is_watched_and_its_own_observer_still_hears_it()
     assert late.state["status"] == "finished"
     assert late.state["score"]["wins"] == result.wins and len(late.games) == 4
     late.close()
+
+
+def test_a_game_finished_while_the_state_is_published_is_sent_too() -> None:
+    # The match's thread may take a game between the publisher's snapshot and its next look:
+    # that game must still reach the trait `games`, here the last game of the match.
+    result = Match(players(*LEVELS), games=2, limit=Limit(nodes=NODES)).run()
+    widget = MatchWidget(Match(players(*LEVELS), games=2, limit=Limit(nodes=NODES)),
+                         start=False)  # fmt: skip
+    live, snapshot = widget.live, widget.live.snapshot
+
+    def snapshot_then_the_last_game() -> Any:
+        taken = snapshot()
+        if live.record(1) is None:
+            live.observe(GameFinished(result.games[1]))
+            live.observe(MatchFinished(result))
+        return taken
+
+    live.snapshot = snapshot_then_the_last_game  # type: ignore[method-assign]
+    live.observe(GameFinished(result.games[0]))
+    widget._publisher.join(30)
+    assert not widget._publisher.is_alive()  # it ends once the final state is published
+    assert widget.state["status"] == "finished" and widget.state["played"] == 2
+    assert sorted(row["index"] for row in widget.games) == [0, 1]
+    widget.close()
+
+
+def test_the_llr_chart_ends_at_the_final_results_games() -> None:
+    # Games of later pairs may finish before the SPRT decides on the pairs in order; the final
+    # result leaves them out, and so must the chart: its games never go back.
+    progress: list[Any] = []
+    plan = Match(players(*LEVELS), games=4, limit=Limit(nodes=NODES), sprt=SPRT(0, 5),
+                 on_event=lambda event: progress.append(event.result)
+                 if isinstance(event, match_module.Progress) else None)  # fmt: skip
+    plan.run()
+    live = LiveMatch(plan)
+    live.observe(match_module.Progress(progress[-1]))
+    after_two = next(result for result in progress if len(result.games) == 2)
+    live.observe(MatchFinished(after_two))
+    history = live.snapshot()[0]["sprt"]["history"]
+    assert history[-1] == [2, pytest.approx(after_two.llr)]
+    assert [games for games, _llr in history] == sorted(games for games, _llr in history)
+
+
+def test_result_returns_once_the_final_state_is_shown_however_slow_the_updates() -> None:
+    with MatchWidget(Match(players(*LEVELS), **tiny()), update_seconds=60) as widget:
+        result = widget.result(timeout=120)
+        assert widget.state["status"] == "finished"
+        assert widget.state["played"] == len(result.games) == 4
 
 
 def test_its_signature_is_ferrochess_match_matchs() -> None:

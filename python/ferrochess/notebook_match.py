@@ -14,8 +14,9 @@ How it is fed: the match's observer (:mod:`ferrochess.match.events`, called from
 threads) updates a :class:`LiveMatch` under its lock, which costs the games nothing. A thread of
 the widget publishes its snapshot to the front end as the synced traits ``state`` (what changes
 with every move) and ``games`` (the finished games), at most every :data:`UPDATE_SECONDS` and only
-after a change, and a last time once the match has ended: then ``state`` holds the final result,
-or the error that ended the match (``state["error"]``). Between two updates the front end
+after a change, and a last time once the match has ended (at once when :meth:`MatchWidget.result`
+sees the end): then ``state`` holds the final result, or the error that ended the match
+(``state["error"]``). Between two updates the front end
 (``static/match/``) counts the running clock down. Its requests (Stop, a game's PGN) come over
 the widget's comm as ``{id, path, body}`` (``match/stop``, ``match/pgn``) and are answered as
 :mod:`ferrochess.widget_comm` answers the pages' requests. Like every comm message they are heard
@@ -377,6 +378,8 @@ class LiveMatch:
         self._result = result
         if result.llr is not None and math.isfinite(result.llr):
             point = (len(result.games), result.llr)
+            while self._llr and self._llr[-1][0] > point[0]:
+                self._llr.pop()  # the final result drops games finished past the SPRT's pair
             if not self._llr or self._llr[-1] != point:
                 self._llr.append(point)
 
@@ -499,8 +502,8 @@ if anywidget is not None:
         docstring). It observes the match's events (chained before the match's own
         ``on_event``, which still gets every event) and, with ``start`` (the default), starts
         a match that was not started yet; :meth:`close` then stops it too. A match watched
-        after its start shows its games from their next move and its results from the next
-        finished game; one that has ended shows its result. A match played by ``run()`` in the
+        after its start shows its results from the next finished game, and its games from
+        their next move if the match already had an observer, else from the next game; one that has ended shows its result. A match played by ``run()`` in the
         calling thread is drawn from its events alone (its error is raised by ``run()``).
 
         ``update_seconds``: the shortest time between two updates of the front end. The synced
@@ -535,6 +538,7 @@ if anywidget is not None:
             super().__init__(**front_end(), state=state, games=games, **kwargs)
             self.update_seconds = float(update_seconds)
             self._closing = threading.Event()
+            self._wake = threading.Event()  # ends the pause between two updates: close, result
             self._published = -1
             self._previous = match.on_event
             match.on_event = self._observe
@@ -562,6 +566,8 @@ if anywidget is not None:
                 return self._match.result(timeout)
             finally:
                 if self._match.done:
+                    self.live.changed.set()  # publish the end now, not after update_seconds
+                    self._wake.set()
                     self._publisher.join(FINAL_WAIT_SECONDS)
 
         def stop(self) -> None:
@@ -584,6 +590,7 @@ if anywidget is not None:
             closing = getattr(self, "_closing", None)  # None: __init__ refused its arguments
             if closing is not None and not closing.is_set():
                 closing.set()
+                self._wake.set()
                 if self._match.on_event == self._observe:
                     self._match.on_event = self._previous
                 if self._owned:
@@ -615,7 +622,8 @@ if anywidget is not None:
                 if self.live.changed.is_set():
                     self._publish()
                     if not ended:
-                        self._closing.wait(self.update_seconds)
+                        self._wake.wait(self.update_seconds)
+                        self._wake.clear()
                 if ended and not self.live.changed.is_set():
                     return
 
@@ -633,8 +641,10 @@ if anywidget is not None:
 
         def _publish(self) -> None:
             try:
-                state, games = self.live.snapshot()
+                # The version first: a game finished after the snapshot then changes it again,
+                # and the next update sends the games (read after it, a game would be lost).
                 version = self.live.games_version
+                state, games = self.live.snapshot()
                 with self.hold_sync():
                     self.state = state
                     if version != self._published:
