@@ -503,8 +503,9 @@ if anywidget is not None:
         ``on_event``, which still gets every event) and, with ``start`` (the default), starts
         a match that was not started yet; :meth:`close` then stops it too. A match watched
         after its start shows its results from the next finished game, and its games from
-        their next move if the match already had an observer, else from the next game; one that has ended shows its result. A match played by ``run()`` in the
-        calling thread is drawn from its events alone (its error is raised by ``run()``).
+        their next move if the match already had an observer, else from the next game; one
+        that has ended shows its result. A match played by ``run()`` in the calling thread is
+        drawn from its events alone (its error is raised by ``run()``).
 
         ``update_seconds``: the shortest time between two updates of the front end. The synced
         traits ``state`` and ``games`` hold what the front end draws (see :class:`LiveMatch`).
