@@ -183,10 +183,10 @@ class MatchResult:
 
     @property
     def pentanomial(self) -> Pentanomial:
-        counts = [0] * 5
+        total = Pentanomial(0, 0, 0, 0, 0)
         for pairing in self._first():
-            counts = [a + b for a, b in zip(counts, pairing.pentanomial.counts())]
-        return Pentanomial(*counts)
+            total = total + pairing.pentanomial
+        return total
 
     @property
     def elo(self) -> Estimate:
