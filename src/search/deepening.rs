@@ -131,7 +131,7 @@ impl Context<'_> {
     /// `line` (from the root) lengthened, up to `length` moves, by the moves the transposition
     /// table stores for the positions it reaches: the triangular PV stops where a table hit ended
     /// a node early. Stops at a missing or illegal move, the end of the game or a repetition.
-    fn complete_line(&self, mut line: Vec<Move>, length: usize) -> Vec<Move> {
+    pub(super) fn complete_line(&self, mut line: Vec<Move>, length: usize) -> Vec<Move> {
         if !self.switches.transposition_table {
             return line;
         }
