@@ -51,7 +51,8 @@ def main() -> int:
     for board in boards:
         for threads in (1, 2):
             engine = kept.get(threads) or ferrochess.Engine(hash_mb=64, threads=threads, book=None)
-            engine.new_game()
+            if args.reuse:
+                engine.new_game()  # a fresh engine's table is left untouched until it searches
             start = time.perf_counter()
             info = engine.analyse(board, limit)
             totals[threads]["seconds"] += time.perf_counter() - start

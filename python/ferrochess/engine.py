@@ -289,7 +289,13 @@ class Engine(Closing):
 
     ``threads`` (1..MAX_THREADS, else InvalidLimitError) searches with that many threads sharing
     the transposition table (lazy SMP): on two cores two threads reach a given depth sooner (see
-    BENCHMARKS.md); the search is then no longer reproducible node for node.
+    BENCHMARKS.md, "Threads"); the search is then no longer reproducible node for node. A search
+    for one line under a clock, a time or a node limit (``play``, or ``analyse`` with
+    ``multipv=1``) plays the move the threads' last completed iterations vote for, weighted by
+    depth and score as Stockfish chooses (a mate or a tablebase win is kept); its ``depth``,
+    ``seldepth`` and ``pv`` are then the chosen thread's, so the depth can be below the last one
+    an ``info`` callback saw. A fixed-depth, mate or MultiPV search, and a ``level`` or ``elo``
+    below full strength (which caps the depth), answer with the main thread's lines.
 
     One Engine may be used from several threads: searches are serialised, and :meth:`stop` works
     from any thread. Use it as a context manager or call :meth:`close` when done; a closed Engine

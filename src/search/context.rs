@@ -32,9 +32,10 @@ pub(super) struct Shared {
     /// Nodes searched by the helpers so far (added in batches of
     /// [`CHECK_INTERVAL_NODES`](super::params::CHECK_INTERVAL_NODES)).
     pub(super) helper_nodes: AtomicU64,
-    /// Each helper's last completed iteration, its depth and best line, by helper number less
-    /// one (`None`: none completed yet), for the choice among the threads' results.
-    pub(super) completed: Mutex<Vec<Option<(u32, Line)>>>,
+    /// Each helper's last completed iteration, its depth, selective depth and best line, by
+    /// helper number less one (`None`: none completed yet), for the choice among the threads'
+    /// results.
+    pub(super) completed: Mutex<Vec<Option<(u32, u32, Line)>>>,
 }
 
 /// What every thread of one search shares and reads: the table, the flags, the tables of

@@ -277,7 +277,7 @@ impl Context<'_> {
 }
 
 /// Whether every move of `line` is legal, each in the position the ones before it reach.
-fn is_legal_line(board: &Chess, line: &[Move]) -> bool {
+pub(super) fn is_legal_line(board: &Chess, line: &[Move]) -> bool {
     let mut board = board.clone();
     line.iter().all(|&m| {
         let legal = board.is_legal(m);

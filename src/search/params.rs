@@ -280,12 +280,13 @@ pub fn late_move_reduction(depth: i32, searched: usize) -> i32 {
 /// doubling the margin on the failing side at each failure; past [`ASPIRATION_MAX_CP`] that side
 /// opens fully.
 pub const ASPIRATION_MIN_DEPTH: u32 = 5;
+pub const ASPIRATION_MAX_CP: i32 = 800;
 
 /// Lazy SMP's vote among the threads' results (`smp.rs`): added to each thread's score less the
 /// lowest before it is weighted by depth, in centipawns (Stockfish's 14 of its internal units,
-/// about 7 cp), so that a thread that saw the lowest score still has a say.
+/// about 7 cp when the rule came in, Stockfish 10 to 15, whose pawn was about 210 units), so that
+/// a thread that saw the lowest score still has a say.
 pub const THREAD_VOTE_OFFSET_CP: i32 = 7;
-pub const ASPIRATION_MAX_CP: i32 = 800;
 
 /// Mate proofs (`mate.rs`): iterations up to this depth (plies, odd) also look for every mate
 /// within their depth by a full-width search, so a mate in up to 3 moves is found by the

@@ -35,7 +35,8 @@ pub struct SearchStats {
 /// What the search knows after an iteration (or at its end).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchInfo {
-    /// Last completed nominal depth.
+    /// Last completed nominal depth (at the end of a search on several threads, that of the
+    /// thread whose line is played: it may be below the last iteration reported).
     pub depth: u32,
     /// Deepest ply reached, quiescence included.
     pub seldepth: u32,

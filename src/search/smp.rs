@@ -1,8 +1,8 @@
 //! Lazy SMP: helper threads search the same root as the main thread, each with its own position
 //! and history, sharing only the transposition table, until the main thread is done. The move
 //! played is then chosen among every thread's last completed iteration by a vote weighted by
-//! depth and score ([`choose_thread`]), as Stockfish chooses, so a helper that got a ply deeper
-//! than the main thread is not wasted.
+//! depth and score ([`choose_thread`]), as Stockfish chooses, so that a helper's deeper or
+//! better result can be played (what that is worth in games is not yet measured apart).
 
 use std::collections::HashMap;
 use std::sync::PoisonError;
@@ -11,6 +11,7 @@ use shakmaty::{Color, Move, Position as _};
 
 use super::Searcher;
 use super::context::{Context, Scope, Shared};
+use super::deepening::is_legal_line;
 use super::ordering::History;
 use super::params::{ASPIRATION_MIN_DEPTH, THREAD_VOTE_OFFSET_CP};
 use super::report::{Line, SearchInfo, SearchObserver, Silent};
@@ -112,16 +113,15 @@ impl Searcher {
                 .completed
                 .into_inner()
                 .unwrap_or_else(PoisonError::into_inner);
+            let helpers: Vec<&(u32, u32, Line)> = completed.iter().flatten().collect();
             let mut threads = vec![(info.depth, info.lines.first())];
-            threads.extend(completed.iter().flatten().map(|(d, line)| (*d, Some(line))));
+            threads.extend(helpers.iter().map(|(depth, _, line)| (*depth, Some(line))));
             let chosen = choose_thread(&threads);
-            if chosen > 0
-                && let (depth, Some(line)) = threads[chosen]
-            {
-                let line = line.clone();
-                info.seldepth = info.seldepth.max(depth);
-                info.depth = depth;
-                info.lines = vec![line];
+            if chosen > 0 {
+                let (depth, seldepth, line) = helpers[chosen - 1];
+                info.depth = *depth;
+                info.seldepth = *seldepth;
+                info.lines = vec![line.clone()];
             }
         }
         Ok(info)
@@ -130,11 +130,13 @@ impl Searcher {
 
 /// Which thread's result to play, given each thread's last completed iteration (its depth and
 /// best line; the main thread first, `None` when it completed none): Stockfish's vote. Each
-/// thread gives its best move `(score - lowest score + offset) x depth` votes
-/// ([`THREAD_VOTE_OFFSET_CP`]: Stockfish's 14 of its units, about 7 cp), and the thread whose
-/// move has the most wins, the main thread on a tie; but a mate or a tablebase win is never given
-/// up for a better-voted move, and among decisive scores the best score wins (the shortest win,
-/// the longest defence), and a move a thread sees losing by force is never chosen by votes.
+/// thread's value is `(score - lowest score + offset) x depth` ([`THREAD_VOTE_OFFSET_CP`]), and
+/// each move gets the values of the threads that chose it; the thread whose move has the most
+/// wins. On a tie (threads agreeing on the move, say), the thread of the higher value wins if its
+/// line is longer than two moves, else the earlier thread (the main thread first) stays. A mate
+/// or a tablebase win is never given up for a better-voted move, among decisive scores the best
+/// score wins (the shortest win, the longest defence), and a move a thread sees losing by force
+/// is never chosen by votes.
 pub(super) fn choose_thread(threads: &[(u32, Option<&Line>)]) -> usize {
     let decisive = |score: Score| score.is_mate() || score.is_tablebase();
     let lowest = threads
@@ -142,30 +144,39 @@ pub(super) fn choose_thread(threads: &[(u32, Option<&Line>)]) -> usize {
         .filter_map(|(_, line)| line.map(|line| i64::from(line.score.value())))
         .min()
         .unwrap_or(0);
+    let value = |depth: u32, line: &Line| {
+        let weight = i64::from(line.score.value()) - lowest + i64::from(THREAD_VOTE_OFFSET_CP);
+        weight * i64::from(depth)
+    };
     let mut votes: HashMap<Move, i64> = HashMap::new();
-    for (depth, line) in threads {
+    for &(depth, line) in threads {
         if let Some(line) = line {
-            let weight = i64::from(line.score.value()) - lowest + i64::from(THREAD_VOTE_OFFSET_CP);
-            *votes.entry(line.pv[0]).or_default() += weight * i64::from(*depth);
+            *votes.entry(line.pv[0]).or_default() += value(depth, line);
         }
     }
-    let mut best: Option<(usize, &Line)> = None;
-    for (index, (_, line)) in threads.iter().enumerate() {
+    // A thread's value for the tie-break, counted only for a line longer than two moves.
+    let tie_value = |depth: u32, line: &Line| value(depth, line) * i64::from(line.pv.len() > 2);
+    let mut best: Option<(usize, u32, &Line)> = None;
+    for (index, &(depth, line)) in threads.iter().enumerate() {
         let Some(line) = line else { continue };
         let better = match best {
             None => true,
-            Some((_, chosen)) if decisive(chosen.score) => line.score > chosen.score,
-            Some((_, chosen)) => {
+            Some((_, _, chosen)) if decisive(chosen.score) => line.score > chosen.score,
+            Some((_, chosen_depth, chosen)) => {
                 let losing = decisive(line.score) && line.score < Score::DRAW;
+                let (mine, theirs) = (votes[&line.pv[0]], votes[&chosen.pv[0]]);
                 (decisive(line.score) && line.score > Score::DRAW)
-                    || (!losing && votes[&line.pv[0]] > votes[&chosen.pv[0]])
+                    || (!losing
+                        && (mine > theirs
+                            || (mine == theirs
+                                && tie_value(depth, line) > tie_value(chosen_depth, chosen))))
             }
         };
         if better {
-            best = Some((index, line));
+            best = Some((index, depth, line));
         }
     }
-    best.map_or(0, |(index, _)| index)
+    best.map_or(0, |(index, _, _)| index)
 }
 
 impl Context<'_> {
@@ -188,6 +199,12 @@ impl Context<'_> {
                     score,
                     pv: self.complete_line(pv, depth as usize),
                 };
+                debug_assert!(
+                    is_legal_line(self.position.board(), &line.pv),
+                    "a helper's illegal line {:?} at depth {depth}",
+                    line.pv
+                );
+                let seldepth = self.seldepth.max(depth as usize) as u32;
                 let mut completed = self
                     .shared
                     .completed
@@ -196,7 +213,7 @@ impl Context<'_> {
                 if completed.len() < index {
                     completed.resize(index, None);
                 }
-                completed[index - 1] = Some((depth, line));
+                completed[index - 1] = Some((depth, seldepth, line));
             }
         }
     }
@@ -204,7 +221,7 @@ impl Context<'_> {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{Chess, uci::UciMove};
+    use shakmaty::{Chess, Position as _, uci::UciMove};
 
     use super::*;
     use crate::search::{Decision, SearchRequest, Searcher};
@@ -244,6 +261,34 @@ mod tests {
         let third = line("d2d4", cp(34));
         assert_eq!(
             choose_thread(&[(12, Some(&main)), (12, Some(&main)), (12, Some(&third))]),
+            0
+        );
+        // Agreeing on the move, the deeper thread's line is reported if it is longer than two
+        // moves (Stockfish's tie-break), so its depth and ponder move are the ones shown.
+        let long = |m: &Line| {
+            let board = Chess::default();
+            let mut pv = m.pv.clone();
+            let mut after = board.clone();
+            after.play_unchecked(pv[0]);
+            for uci in ["e7e5", "g1f3"] {
+                let next = uci.parse::<UciMove>().unwrap().to_move(&after).unwrap();
+                after.play_unchecked(next);
+                pv.push(next);
+            }
+            Line { score: m.score, pv }
+        };
+        let deeper_long = long(&main);
+        assert_eq!(
+            choose_thread(&[(12, Some(&main)), (14, Some(&deeper_long))]),
+            1
+        );
+        assert_eq!(
+            choose_thread(&[(14, Some(&deeper_long)), (12, Some(&long(&main)))]),
+            0
+        );
+        let deeper_short = line("e2e4", cp(30));
+        assert_eq!(
+            choose_thread(&[(12, Some(&main)), (14, Some(&deeper_short))]),
             0
         );
         // A main thread stopped inside its first iteration (depth 0) has no say.
