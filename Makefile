@@ -162,6 +162,32 @@ spsa: ## SPSA-tune the search's parameters in games (SPSA_ARGS; resumable; docs/
 	cargo build --release --features tune --bin ferrochess-uci --target-dir target/tune
 	$(PYTHON) -m ferrochess_tools.spsa run $(SPSA_ARGS)
 
+# Full strength against one opponent, the way BENCHMARKS measures it (issue 53): 10 s + 0.1 s, one
+# thread each, OwnBook off, 200 games on the ECO openings and 200 on benches/data/openings-2300.epd
+# (100 openings each, both colours), two games at a time (about 2 h each half on two cores; run
+# nothing else). STRENGTH_OPPONENT is the opponent's -engine keys (`apt-get install ethereal-chess
+# fairy-stockfish stockfish`), e.g. "cmd=/usr/games/stockfish name=SF-2850
+# option.UCI_LimitStrength=true option.UCI_Elo=2850 option.Threads=1". Results and PGN in
+# target/strength/. The game count is fixed here, before the first game, so a score is never
+# chosen by stopping when it looks good.
+STRENGTH_OPPONENT ?= cmd=/usr/games/ethereal-chess name=Ethereal-12 option.Threads=1
+STRENGTH_ARGS ?= -each tc=10+0.1 timemargin=100 option.Hash=16 -rounds 100 -concurrency 2
+STRENGTH_SEED ?= 1
+
+.PHONY: strength
+strength: ## full strength vs STRENGTH_OPPONENT (Ethereal 12): 200 games on each of two opening sets
+	cargo build --release --bin ferrochess-uci
+	@mkdir -p target/strength
+	$(PYTHON) -m ferrochess match -engine cmd=target/release/ferrochess-uci name=ferrochess \
+		option.OwnBook=false option.Threads=1 -engine $(STRENGTH_OPPONENT) $(STRENGTH_ARGS) \
+		-srand $(STRENGTH_SEED) -pgnout file=target/strength/eco.pgn -progress > target/strength/eco.txt
+	@cat target/strength/eco.txt
+	$(PYTHON) -m ferrochess match -engine cmd=target/release/ferrochess-uci name=ferrochess \
+		option.OwnBook=false option.Threads=1 -engine $(STRENGTH_OPPONENT) $(STRENGTH_ARGS) \
+		-openings file=benches/data/openings-2300.epd format=epd order=sequential \
+		-srand $(STRENGTH_SEED) -pgnout file=target/strength/2300.pgn -progress > target/strength/2300.txt
+	@cat target/strength/2300.txt
+
 # The levels' Elo (ferrochess_tools.calibrate): games of each level against Stockfish 15.1 UCI_Elo anchors
 # and its neighbours at 10+0.1, fitted together; then UCI_Elo CALIBRATE_CHECK is measured with the
 # rebuilt binary. 1 h 40 min of games measured here (BENCHMARKS.md, "Level calibration"), two at a
