@@ -266,9 +266,8 @@ mod tests {
         // Agreeing on the move, the deeper thread's line is reported if it is longer than two
         // moves (Stockfish's tie-break), so its depth and ponder move are the ones shown.
         let long = |m: &Line| {
-            let board = Chess::default();
             let mut pv = m.pv.clone();
-            let mut after = board.clone();
+            let mut after = Chess::default();
             after.play_unchecked(pv[0]);
             for uci in ["e7e5", "g1f3"] {
                 let next = uci.parse::<UciMove>().unwrap().to_move(&after).unwrap();
