@@ -284,9 +284,7 @@ impl Slots {
         let _ = map.advise_range(memmap2::Advice::HugePage, offset, bytes);
         Some(Slots { map, offset, count })
     }
-}
 
-impl Slots {
     /// Empties every slot at memory speed (a `memset`).
     fn zero(&mut self) {
         let bytes = self.count * SLOT_BYTES;
@@ -306,7 +304,7 @@ impl std::ops::Deref for Slots {
         // long and `offset` < 2 MB) and lives as long as `self`; its start is page-aligned and
         // `offset` moves it to a 2 MB boundary, so the slots are aligned for `Slot` (8 bytes);
         // anonymous pages start zeroed, and all-zero bytes are a valid `Slot` (two `AtomicU64`s),
-        // whose atomics are the only way the table writes them (no `&mut` to the bytes is made).
+        // written only through their atomics while any such slice lives (`zero` takes `&mut self`).
         unsafe {
             std::slice::from_raw_parts(
                 self.map.as_ptr().add(self.offset).cast::<Slot>(),
