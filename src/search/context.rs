@@ -33,8 +33,8 @@ pub(super) struct Shared {
     /// [`CHECK_INTERVAL_NODES`](super::params::CHECK_INTERVAL_NODES)).
     pub(super) helper_nodes: AtomicU64,
     /// Each helper's last completed iteration, its depth, selective depth and best line, by
-    /// helper number less one (`None`: none completed yet), for the choice among the threads'
-    /// results.
+    /// helper number less one (one entry per helper, `None` until it completes one), for the
+    /// choice among the threads' results.
     pub(super) completed: Mutex<Vec<Option<(u32, u32, Line)>>>,
 }
 

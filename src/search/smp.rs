@@ -5,7 +5,7 @@
 //! better result can be played (what that is worth in games is not yet measured apart).
 
 use std::collections::HashMap;
-use std::sync::PoisonError;
+use std::sync::{Mutex, PoisonError};
 
 use shakmaty::{Color, Move, Position as _};
 
@@ -62,11 +62,14 @@ impl Searcher {
         position.set_root();
         self.table.new_search();
         let root_restricted = root_moves.len() < legal.len();
-        let shared = Shared::default();
         let helpers = if root_moves.len() > 1 {
             self.threads - 1
         } else {
             0
+        };
+        let shared = Shared {
+            completed: Mutex::new(vec![None; helpers]),
+            ..Shared::default()
         };
         let helper_states: Vec<(Position, History)> = (0..helpers)
             .map(|_| (position.clone(), self.history.clone()))
@@ -210,9 +213,6 @@ impl Context<'_> {
                     .completed
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner);
-                if completed.len() < index {
-                    completed.resize(index, None);
-                }
                 completed[index - 1] = Some((depth, seldepth, line));
             }
         }
