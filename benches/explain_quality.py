@@ -25,6 +25,10 @@ whose refutation wins no material (labelled ``positional``) are counted apart to
 silence is right, a missed-win sentence that Stockfish's best line bears out is matched, and a
 sentence that names what Stockfish's lines do not take, or a mate they do not give, is false.
 
+With ``--stockfish-line`` each blunder is explained from Stockfish's labelled refutation instead
+of ferrochess's searches (every blunder counted as judged): what the rules make of the reference
+line itself, apart from the engine's lines and judgement.
+
     python benches/explain_quality.py benches/data/explain_blunders_*.jsonl \
         --json target/bench/explain.json
 """
@@ -141,11 +145,37 @@ def review(ferrochess: Any, engine: Any, entry: dict[str, Any], nodes: int) -> d
     return ferrochess.analysis.review_move(board, move, limit, engine=engine)
 
 
+def read_stockfish_line(entry: dict[str, Any]) -> dict[str, Any]:
+    """``entry``'s blunder explained from Stockfish's own refutation (the label's ``pv`` and
+    ``score``) instead of ferrochess's search: what the rules of :mod:`ferrochess.explain` make of
+    the reference line itself. Every blunder counts as judged; without the evaluation before the
+    move, nothing checks that the evaluations bear the material out and no missed win is said."""
+    from ferrochess.explain import explanation
+
+    board = chess.Board(entry["fen"])
+    sign = 1 if board.turn == chess.WHITE else -1
+    # The label's score is the blunderer's view; the review's is White's.
+    score = {key: sign * value for key, value in entry["score"].items()}
+    line = [chess.Move.from_uci(uci) for uci in entry["pv"]]
+    found = explanation(board, chess.Move.from_uci(entry["move"]), score, line)
+    return {
+        "judgement": "reference line",
+        "explanation": None if found is None else found.text,
+        "motifs": [] if found is None else list(found.motifs),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sets", nargs="+", type=Path)
     parser.add_argument("--nodes", type=int, default=150_000)
     parser.add_argument("--show", action="store_true", help="print every blunder not matched")
+    parser.add_argument(
+        "--stockfish-line",
+        action="store_true",
+        help="explain each blunder from Stockfish's labelled refutation instead of ferrochess's "
+        "search (the rules alone, apart from the engine's lines)",
+    )
     add_json_option(parser)
     args = parser.parse_args(argv)
     ferrochess = import_ferrochess()
@@ -153,7 +183,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     import ferrochess.analysis  # noqa: F401  (the review's own module)
 
-    results: dict[str, Any] = {"nodes": args.nodes, "sets": {}}
+    results: dict[str, Any] = {
+        "nodes": None if args.stockfish_line else args.nodes,
+        "line": "stockfish" if args.stockfish_line else "ferrochess",
+        "sets": {},
+    }
     with ferrochess.Engine(book=None) as engine:
         for path in args.sets:
             entries = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
@@ -161,7 +195,10 @@ def main(argv: list[str] | None = None) -> int:
             motif = 0
             rows = []
             for entry in entries:
-                reviewed = review(ferrochess, engine, entry, args.nodes)
+                if args.stockfish_line:
+                    reviewed = read_stockfish_line(entry)
+                else:
+                    reviewed = review(ferrochess, engine, entry, args.nodes)
                 sentence = reviewed["explanation"] if reviewed["judgement"] else None
                 verdict = sort_sentence(entry, sentence)
                 group = group_of(entry["label"])

@@ -145,12 +145,38 @@ def relabel(entry: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def games(paths: list[Path], max_elo: int | None) -> Iterator[chess.pgn.Game]:
+def game_key(white: str, black: str, site: str, date: str) -> tuple[str, str, str, str]:
+    """What tells one game from another across sets: its players, site and date."""
+    return (white, black, site, date)
+
+
+def excluded(paths: list[Path]) -> set[tuple[str, str, str, str]]:
+    """The games of the labelled sets ``paths`` (JSON lines), to keep a new set apart from them."""
+    keys = set()
+    for path in paths:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                game = json.loads(line)["game"]
+                keys.add(game_key(game["white"], game["black"], game["site"], game["date"]))
+    return keys
+
+
+def games(
+    paths: list[Path],
+    max_elo: int | None,
+    skip: set[tuple[str, str, str, str]] | None = None,
+) -> Iterator[chess.pgn.Game]:
     """The games of ``paths`` in order; with ``max_elo``, only those whose players are both rated
-    below it (a game without ratings is kept)."""
+    below it (a game without ratings is kept); none of ``skip`` (:func:`game_key`)."""
     for path in paths:
         with path.open(encoding="utf-8", errors="replace") as handle:
             while (game := chess.pgn.read_game(handle)) is not None:
+                headers = game.headers
+                key = game_key(
+                    *(headers.get(tag, "?") for tag in ("White", "Black", "Site", "Date"))
+                )
+                if skip and key in skip:
+                    continue
                 if max_elo is not None:
                     elos = [game.headers.get(tag, "") for tag in ("WhiteElo", "BlackElo")]
                     if any(elo.isdigit() and int(elo) >= max_elo for elo in elos):
@@ -226,6 +252,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hash", type=int, default=64)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument(
+        "--exclude",
+        type=Path,
+        action="append",
+        default=[],
+        help="a labelled set (JSON lines) whose games are left out, to keep a new set apart",
+    )
+    parser.add_argument(
         "--relabel",
         action="store_true",
         help="make the labels of the sets PGN... (JSON lines, not PGN) again "
@@ -247,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     with chess.engine.SimpleEngine.popen_uci(args.engine) as engine:
         engine.configure({"Threads": 1, "Hash": args.hash})
         with args.out.open("w", encoding="utf-8") as out:
-            for game in games(args.pgn, args.max_elo):
+            for game in games(args.pgn, args.max_elo, excluded(args.exclude)):
                 engine.configure({"Clear Hash": None})
                 for count, entry in enumerate(blunders(game, engine, args.scan_depth, args.depth)):
                     if count >= args.per_game:
