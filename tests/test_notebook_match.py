@@ -42,7 +42,7 @@ from ferrochess.match import (
     TimeControl,
     Uci,
 )
-from ferrochess.notebook_match import LiveMatch, crosstable, game_row
+from ferrochess.match.live import LiveMatch, crosstable, game_row
 from ferrochess.widget_comm import STATIC
 from widget_helpers import Comm
 

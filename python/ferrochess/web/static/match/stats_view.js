@@ -1,7 +1,7 @@
 // The match's numbers: the first player's score (wins, draws, losses, points, Elo and normalized
 // Elo with their 95% intervals, LOS) with the pentanomial (game pairs by the first player's
 // points, fishtest's Ptnml(0-2)) and, with more than two players, the crosstable. Each function
-// returns a card's contents from the kernel's state (ferrochess/notebook_match.py computes every
+// returns a card's contents from the kernel's state (ferrochess/match/live.py computes every
 // number).
 
 import { el } from "../ui/dom.js";
