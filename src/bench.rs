@@ -89,8 +89,8 @@ impl BenchReport {
 /// Searches every bench position to `depth` with a new engine each time, evaluating with
 /// `evaluation` (the signature is taken with [`Evaluation::default`], the compiled-in network).
 /// The report's time is the searches' own: making each engine is not counted. Its table's
-/// memory is handed out zeroed as the search first touches it, so those page faults are (on huge
-/// pages since d8fc815: 8 for the 16 MB table instead of 4,096).
+/// memory is handed out zeroed as the search first touches it, so those page faults are counted
+/// (on huge pages since d8fc815, the 16 MB table is 8 pages of 2 MB rather than 4,096 of 4 KB).
 pub fn run(depth: u32, evaluation: &Evaluation) -> Result<BenchReport, Error> {
     let depth = crate::limits::check_depth(depth as i64)?;
     let mut elapsed = Duration::ZERO;
